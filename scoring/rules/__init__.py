@@ -1,0 +1,43 @@
+"""The Kozel scoring engine: pure Python, no Django, the single source of the rules.
+
+Map to ``shared/RULES.md``:
+
+- "The deck and card points"       -> ``cards``   (card multiset, which sums are possible)
+- "Bad input is refused"           -> ``deal``    (``Deal`` validation) and ``errors``
+- "One deal (two / three sides)"   -> ``scoring`` (``score_deal``, ``base_defeat``)
+- "House rules", "Named presets"   -> ``ruleset`` (``Ruleset``, ``PRESETS``)
+- "A series and who is the goat"   -> ``series``  (``replay``, ``Series``)
+- "At the table"                   -> ``table``   (who deals, who leads)
+"""
+
+from .cards import CARD_POINTS, COUNTED_RANKS, DEAL_TOTAL, POSSIBLE_SIDE_POINTS, count_points
+from .deal import Deal
+from .errors import InvalidDeal, InvalidRuleset
+from .ruleset import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, Ruleset
+from .scoring import DealScore, score_deal
+from .series import DealOutcome, Series, SeriesState, replay
+from .table import dealer_seat, first_leader_seat
+
+__all__ = [
+    "CARD_POINTS",
+    "COUNTED_RANKS",
+    "DEAL_TOTAL",
+    "EGGS_CHOICES",
+    "ENDING_CHOICES",
+    "NAKED_CHOICES",
+    "POSSIBLE_SIDE_POINTS",
+    "PRESETS",
+    "Deal",
+    "DealOutcome",
+    "DealScore",
+    "InvalidDeal",
+    "InvalidRuleset",
+    "Ruleset",
+    "Series",
+    "SeriesState",
+    "count_points",
+    "dealer_seat",
+    "first_leader_seat",
+    "replay",
+    "score_deal",
+]

@@ -1,0 +1,131 @@
+"""One deal's input and its validation (RULES.md, "Bad input is refused").
+
+A ``Deal`` is checked when it is made, so a deal that exists is a deal that could have happened
+at a real table; what depends on the series (how many sides are still in play, whether the
+series is over) is checked by ``replay``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import DEAL_TOTAL, POSSIBLE_SIDE_POINTS, is_possible_split
+from .errors import InvalidDeal, gettext_noop as _
+
+MIN_SIDES = 2
+MAX_SIDES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Card points per side still in play, in side order, and per side whether it took a trick.
+
+    ``tricks`` may be None only when no side has 0 points: a side with points took a trick, and
+    for a side with 0 points the scorekeeper must say (a trick of 6-9s is worth nothing).
+    """
+
+    points: tuple[int, ...]
+    tricks: tuple[bool, ...] | None = None
+
+    def __post_init__(self) -> None:
+        points = _whole_numbers(self.points)
+        tricks = _tricks(self.tricks, points)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "tricks", tricks)
+
+    @property
+    def took_trick(self) -> tuple[bool, ...]:
+        """Per side: did it take at least one trick."""
+        if self.tricks is None:
+            return (True,) * len(self.points)
+        return self.tricks
+
+    @property
+    def is_eggs(self) -> bool:
+        """60:60, "eggs" (яйца): only two sides can split the deal evenly in two."""
+        return len(self.points) == 2 and self.points[0] == self.points[1]
+
+
+def _whole_numbers(raw: Any) -> tuple[int, ...]:
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise InvalidDeal(_("Enter the card points of every side."))
+    if not MIN_SIDES <= len(raw) <= MAX_SIDES:
+        raise InvalidDeal(
+            _("A deal has two or three sides, not %(count)s."), {"count": len(raw)}
+        )
+    points = []
+    for side, value in enumerate(raw):
+        number = _whole_number(value)
+        if number is None:
+            raise InvalidDeal(
+                _("Card points are whole numbers; %(value)s is not one."),
+                {"value": _shown(value)},
+                side=side,
+            )
+        if not 0 <= number <= DEAL_TOTAL:
+            raise InvalidDeal(
+                _("Card points are between 0 and 120; %(value)s is not."),
+                {"value": number},
+                side=side,
+            )
+        points.append(number)
+    total = sum(points)
+    if total != DEAL_TOTAL:
+        raise InvalidDeal(
+            _("The card points add up to %(total)s, but every deal has 120 in all."),
+            {"total": total},
+        )
+    for side, number in enumerate(points):
+        if number not in POSSIBLE_SIDE_POINTS:
+            raise InvalidDeal(
+                _("%(value)s is impossible: no set of cards is worth that."), {"value": number}, side=side
+            )
+    if not is_possible_split(tuple(points)):
+        raise InvalidDeal(_("The cards cannot be split into piles worth these points."))
+    return tuple(points)
+
+
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _shown(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
+def _tricks(raw: Any, points: tuple[int, ...]) -> tuple[bool, ...] | None:
+    if raw is None:
+        for side, number in enumerate(points):
+            if number == 0:
+                raise InvalidDeal(
+                    _("Say whether the side with 0 points took a trick."), side=side
+                )
+        return None
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence) or len(raw) != len(points):
+        raise InvalidDeal(
+            _("Say for each of the %(count)s sides whether it took a trick."),
+            {"count": len(points)},
+        )
+    tricks = []
+    for side, (took, number) in enumerate(zip(raw, points, strict=True)):
+        if not isinstance(took, bool):
+            raise InvalidDeal(_("Answer yes or no: did this side take a trick?"), side=side)
+        if number > 0 and not took:
+            raise InvalidDeal(
+                _("A side with %(value)s card points took at least one trick."),
+                {"value": number},
+                side=side,
+            )
+        tricks.append(took)
+    return tuple(tricks)

@@ -1,0 +1,244 @@
+"""A series (пулька) deal by deal: totals, eggs multiplier, who is out, the goat and the winner.
+
+RULES.md, "A series (пулька) and who is the goat". ``replay`` is the one place that decides
+everything derived from a series' deals; the site stores its results but never recomputes them
+another way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .deal import Deal
+from .errors import InvalidDeal, gettext_noop as _
+from .ruleset import CLASSIC, Ruleset
+from .scoring import base_defeat
+
+MIN_SIDES = 2
+MAX_SIDES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """One deal within its series; per-side tuples are over the series' original sides."""
+
+    number: int  # 1-based position in the series
+    deal: Deal
+    in_play: tuple[int, ...]  # the sides the deal's points were for, in order
+    defeat: tuple[int, ...]  # 0 for a side no longer in play
+    eggs: bool
+    multiplier: int  # what this deal's defeat points were multiplied by
+    totals: tuple[int, ...]  # running totals after this deal
+    out: tuple[int, ...]  # sides that went out with this deal
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """Sides that scored defeat points with this deal."""
+        return tuple(side for side, value in enumerate(self.defeat) if value)
+
+    @property
+    def naked(self) -> tuple[int, ...]:
+        """Sides that took no trick in this deal (original side indices)."""
+        took = self.deal.took_trick
+        return tuple(side for side, t in zip(self.in_play, took, strict=True) if not t)
+
+    def points_of(self, side: int) -> int | None:
+        """The card points of an original side in this deal, None if it was out."""
+        try:
+            return self.deal.points[self.in_play.index(side)]
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesState:
+    """Where a series stands after its deals."""
+
+    rules: Ruleset
+    totals: tuple[int, ...]
+    in_play: tuple[int, ...]
+    out: tuple[int, ...]
+    goats: tuple[int, ...]
+    winner: int | None
+    finished: bool
+    eggs: int
+    multiplier: int
+    deals: tuple[DealOutcome, ...]
+
+    @property
+    def sides(self) -> int:
+        return len(self.totals)
+
+    @property
+    def to_target(self) -> tuple[int, ...]:
+        """Per side, the defeat points it can still take before it is out (0 once there)."""
+        return tuple(max(self.rules.target - total, 0) for total in self.totals)
+
+    @property
+    def goats_with_eggs(self) -> bool:
+        """The goat(s) of a series in which eggs fell are "goats with eggs" (a label only)."""
+        return bool(self.goats) and self.eggs > 0
+
+
+class Series:
+    """A series being played: add deals one at a time; ``state`` says where it stands."""
+
+    __slots__ = (
+        "rules",
+        "_totals",
+        "_in_play",
+        "_out",
+        "_goats",
+        "_winner",
+        "_finished",
+        "_eggs",
+        "_multiplier",
+        "_outcomes",
+    )
+
+    def __init__(self, sides: int, *, rules: Ruleset = CLASSIC) -> None:
+        if isinstance(sides, bool) or not isinstance(sides, int):
+            raise TypeError("sides must be a number of sides or a sequence of sides")
+        if not MIN_SIDES <= sides <= MAX_SIDES:
+            raise ValueError(f"a series has two or three sides, not {sides}")
+        if not isinstance(rules, Ruleset):
+            raise TypeError("rules must be a Ruleset")
+        self.rules = rules
+        self._totals = [0] * sides
+        self._in_play = tuple(range(sides))
+        self._out: list[int] = []
+        self._goats: tuple[int, ...] = ()
+        self._winner: int | None = None
+        self._finished = False
+        self._eggs = 0
+        self._multiplier = 1
+        self._outcomes: list[DealOutcome] = []
+
+    def add(self, deal: Deal) -> DealOutcome:
+        """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added."""
+        number = len(self._outcomes) + 1
+        if self._finished:
+            raise InvalidDeal(_("The series is over; no deal can be added."), number=number)
+        in_play = self._in_play
+        if len(deal.points) != len(in_play):
+            raise InvalidDeal(
+                _("%(expected)s sides are in play, but this deal has points for %(count)s."),
+                {"expected": len(in_play), "count": len(deal.points)},
+                number=number,
+            )
+        rules = self.rules
+        multiplier = self._multiplier
+        base = base_defeat(deal, rules)
+        totals = self._totals
+        defeat = [0] * len(totals)
+        for side, value in zip(in_play, base, strict=True):
+            defeat[side] = value * multiplier
+            totals[side] += value * multiplier
+
+        eggs = deal.is_eggs
+        if eggs:
+            self._eggs += 1
+            if rules.eggs == "double-next":
+                self._multiplier = 2
+            elif rules.eggs == "stacking":
+                self._multiplier = multiplier + 1
+        else:
+            self._multiplier = 1  # a deal that scores resets the eggs multiplier
+
+        went_out = self._who_goes_out()
+        if went_out:
+            self._leave(went_out)
+        outcome = DealOutcome(
+            number=number,
+            deal=deal,
+            in_play=in_play,
+            defeat=tuple(defeat),
+            eggs=eggs,
+            multiplier=multiplier,
+            totals=tuple(totals),
+            out=went_out,
+        )
+        self._outcomes.append(outcome)
+        return outcome
+
+    def _who_goes_out(self) -> tuple[int, ...]:
+        """Sides in play at or above the target go out, unless that is all of them.
+
+        When all are at or above it, only the highest total goes out; if they are all level,
+        nobody does and play continues until a deal separates them.
+        """
+        totals = self._totals
+        target = self.rules.target
+        over = tuple(side for side in self._in_play if totals[side] >= target)
+        if not over or len(over) < len(self._in_play):
+            return over
+        top = max(totals[side] for side in over)
+        highest = tuple(side for side in over if totals[side] == top)
+        return () if len(highest) == len(over) else highest
+
+    def _leave(self, went_out: tuple[int, ...]) -> None:
+        self._out.extend(went_out)
+        if not self._goats:
+            self._goats = went_out  # the side(s) that went out first are the goat
+        self._in_play = tuple(side for side in self._in_play if side not in went_out)
+        if len(self._in_play) == 1:
+            self._finished = True
+            self._winner = self._in_play[0]
+        elif self.rules.ending == "first-out":
+            self._finished = True
+            # The side left with the fewest defeat points wins, if it is alone there.
+            fewest = min(self._totals[side] for side in self._in_play)
+            leaders = [side for side in self._in_play if self._totals[side] == fewest]
+            self._winner = leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        return self._in_play
+
+    @property
+    def state(self) -> SeriesState:
+        return SeriesState(
+            rules=self.rules,
+            totals=tuple(self._totals),
+            in_play=self._in_play,
+            out=tuple(self._out),
+            goats=self._goats,
+            winner=self._winner,
+            finished=self._finished,
+            eggs=self._eggs,
+            multiplier=self._multiplier,
+            deals=tuple(self._outcomes),
+        )
+
+
+def replay(
+    sides: int | Sequence[object],
+    deals: Iterable[Deal | Sequence[int]],
+    *,
+    rules: Ruleset = CLASSIC,
+) -> SeriesState:
+    """The state of a series after ``deals``, scored one by one from the start.
+
+    ``sides`` is the number of sides (2 or 3) or a sequence with one entry per side. A deal may
+    be a ``Deal`` or just its points. Raises ``InvalidDeal`` naming the first deal that cannot be
+    added (bad input, the wrong number of sides, or a deal after the series is over).
+    """
+    count = sides if isinstance(sides, int) and not isinstance(sides, bool) else len(sides)
+    series = Series(count, rules=rules)
+    for number, deal in enumerate(deals, start=1):
+        if not isinstance(deal, Deal):
+            try:
+                deal = Deal(tuple(deal))
+            except InvalidDeal as error:
+                raise error.in_deal(number) from None
+            except TypeError:
+                raise InvalidDeal(
+                    _("Enter the card points of every side."), number=number
+                ) from None
+        series.add(deal)
+    return series.state
