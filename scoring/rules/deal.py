@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import DEAL_TOTAL, POSSIBLE_SIDE_POINTS, is_possible_split
-from .errors import InvalidDeal, gettext_noop as _
+from .errors import InvalidDeal
+from .errors import gettext_noop as _
 
 MIN_SIDES = 2
 MAX_SIDES = 3
@@ -53,9 +54,7 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
         raise InvalidDeal(_("Enter the card points of every side."))
     if not MIN_SIDES <= len(raw) <= MAX_SIDES:
-        raise InvalidDeal(
-            _("A deal has two or three sides, not %(count)s."), {"count": len(raw)}
-        )
+        raise InvalidDeal(_("A deal has two or three sides, not %(count)s."), {"count": len(raw)})
     points = []
     for side, value in enumerate(raw):
         number = _whole_number(value)
@@ -64,12 +63,14 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
                 _("Card points are whole numbers; %(value)s is not one."),
                 {"value": _shown(value)},
                 side=side,
+                field="points",
             )
         if not 0 <= number <= DEAL_TOTAL:
             raise InvalidDeal(
                 _("Card points are between 0 and 120; %(value)s is not."),
                 {"value": number},
                 side=side,
+                field="points",
             )
         points.append(number)
     total = sum(points)
@@ -81,7 +82,10 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
     for side, number in enumerate(points):
         if number not in POSSIBLE_SIDE_POINTS:
             raise InvalidDeal(
-                _("%(value)s is impossible: no set of cards is worth that."), {"value": number}, side=side
+                _("%(value)s is impossible: no set of cards is worth that."),
+                {"value": number},
+                side=side,
+                field="points",
             )
     if not is_possible_split(tuple(points)):
         raise InvalidDeal(_("The cards cannot be split into piles worth these points."))
@@ -109,23 +113,27 @@ def _tricks(raw: Any, points: tuple[int, ...]) -> tuple[bool, ...] | None:
         for side, number in enumerate(points):
             if number == 0:
                 raise InvalidDeal(
-                    _("Say whether the side with 0 points took a trick."), side=side
+                    _("Say whether the side with 0 points took a trick."), side=side, field="tricks"
                 )
         return None
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence) or len(raw) != len(points):
         raise InvalidDeal(
             _("Say for each of the %(count)s sides whether it took a trick."),
             {"count": len(points)},
+            field="tricks",
         )
     tricks = []
     for side, (took, number) in enumerate(zip(raw, points, strict=True)):
         if not isinstance(took, bool):
-            raise InvalidDeal(_("Answer yes or no: did this side take a trick?"), side=side)
+            raise InvalidDeal(
+                _("Answer yes or no: did this side take a trick?"), side=side, field="tricks"
+            )
         if number > 0 and not took:
             raise InvalidDeal(
                 _("A side with %(value)s card points took at least one trick."),
                 {"value": number},
                 side=side,
+                field="tricks",
             )
         tricks.append(took)
     return tuple(tricks)

@@ -11,7 +11,7 @@ from typing import Any
 
 
 def gettext_noop(message: str) -> str:
-    """Mark a message for translation without translating it (Django's name, so xgettext finds it)."""
+    """Mark a message for translation, untranslated (Django's name, so xgettext finds it)."""
     return message
 
 
@@ -23,7 +23,8 @@ class InvalidDeal(ValueError):
     """A deal RULES.md refuses ("Bad input is refused"), or any deal after the series is over.
 
     ``template`` and ``params`` give the message untranslated; ``side`` is the index (in the
-    deal's side order) of the side the message is about, when it is about one; ``number`` is the
+    deal's side order) of the side the message is about, when it is about one, and ``field``
+    says whether it is about that side's ``"points"`` or its ``"tricks"``; ``number`` is the
     deal's number in the series when the error comes from ``replay``.
     """
 
@@ -33,11 +34,13 @@ class InvalidDeal(ValueError):
         params: dict[str, Any] | None = None,
         *,
         side: int | None = None,
+        field: str | None = None,
         number: int | None = None,
     ) -> None:
         self.template = template
         self.params = dict(params or {})
         self.side = side
+        self.field = field
         self.number = number
         super().__init__(self.render(lambda text: text))
 
@@ -50,7 +53,9 @@ class InvalidDeal(ValueError):
 
     def in_deal(self, number: int) -> InvalidDeal:
         """The same error, now saying which deal of the series it is about."""
-        return InvalidDeal(self.template, self.params, side=self.side, number=number)
+        return InvalidDeal(
+            self.template, self.params, side=self.side, field=self.field, number=number
+        )
 
 
 DEAL_PREFIX = gettext_noop("Deal %(number)s: %(reason)s")

@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .deal import Deal
-from .errors import InvalidDeal, gettext_noop as _
+from .errors import InvalidDeal
+from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
 from .scoring import base_defeat
 
@@ -85,16 +86,16 @@ class Series:
     """A series being played: add deals one at a time; ``state`` says where it stands."""
 
     __slots__ = (
-        "rules",
-        "_totals",
-        "_in_play",
-        "_out",
-        "_goats",
-        "_winner",
-        "_finished",
         "_eggs",
+        "_finished",
+        "_goats",
+        "_in_play",
         "_multiplier",
+        "_out",
         "_outcomes",
+        "_totals",
+        "_winner",
+        "rules",
     )
 
     def __init__(self, sides: int, *, rules: Ruleset = CLASSIC) -> None:
