@@ -43,7 +43,9 @@ def engine_message(error: rules.InvalidDeal) -> str:
 class SeriesForm(forms.Form):
     """A new game: mode, players in clockwise seat order, first dealer, house rules."""
 
-    mode = forms.ChoiceField(label=_("Game"), choices=Mode.choices, initial=Mode.TEAMS)
+    mode = forms.ChoiceField(
+        label=_("Game"), choices=Mode.choices, initial=Mode.TEAMS, widget=forms.RadioSelect
+    )
     player_0 = forms.CharField(label=_("Seat 1"), max_length=MAX_NAME, required=False)
     player_1 = forms.CharField(label=_("Seat 2"), max_length=MAX_NAME, required=False)
     player_2 = forms.CharField(label=_("Seat 3"), max_length=MAX_NAME, required=False)
@@ -53,9 +55,13 @@ class SeriesForm(forms.Form):
         coerce=int,
         choices=[(i, i + 1) for i in range(4)],
         initial=0,
+        widget=forms.RadioSelect,
     )
     preset = forms.ChoiceField(
-        label=_("House rules"), choices=list(PRESET_LABELS.items()), initial="classic"
+        label=_("House rules"),
+        choices=list(PRESET_LABELS.items()),
+        initial="classic",
+        widget=forms.RadioSelect,
     )
     target = forms.IntegerField(
         label=_("Out at (defeat points)"),
@@ -74,6 +80,23 @@ class SeriesForm(forms.Form):
     ending = forms.ChoiceField(
         label=_("Three players: the end"), choices=list(ENDING_LABELS.items())
     )
+
+    RULE_FIELDS = ("target", "save_line", "save_line_three", "naked", "eggs", "ending")
+
+    def seat_fields(self) -> list[dict]:
+        """Each seat's name field with its label in every mode (the page shows the right one)."""
+        seats = []
+        for position in range(4):
+            labels = {
+                mode: str(shape.seat_labels[position])
+                for mode, shape in SHAPES.items()
+                if position < shape.seats
+            }
+            seats.append({"field": self[f"player_{position}"], "labels": labels})
+        return seats
+
+    def rule_fields(self):
+        return [self[name] for name in self.RULE_FIELDS]
 
     def clean(self):
         data = super().clean()

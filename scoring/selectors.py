@@ -1,0 +1,45 @@
+"""Reads that are more than a ``.get()``: what a request may see, in as few queries as possible."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import HttpRequest
+
+from scoring.access import SESSION_LINKS
+from scoring.models import Player, Seat, Series
+
+
+def visible_series_filter(request: HttpRequest) -> Q:
+    """Series of the user's leagues, and quick games this browser holds a live link for."""
+    condition = Q(pk__in=[])
+    for pk, token in request.session.get(SESSION_LINKS, {}).items():
+        condition |= Q(pk=int(pk)) & (Q(score_token=token) | Q(watch_token=token))
+    if request.user.is_authenticated:
+        condition |= Q(league__memberships__user=request.user)
+    return condition
+
+
+def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
+    """Series with their seats and players loaded in one more query."""
+    return queryset.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    )
+
+
+def visible_series(request: HttpRequest) -> QuerySet[Series]:
+    return Series.objects.filter(visible_series_filter(request)).distinct()
+
+
+def recent_series(request: HttpRequest, limit: int = 20) -> list[Series]:
+    """The home page's list: in progress first, then the newest."""
+    queryset = visible_series(request).order_by("finished", "-created_at", "-pk")
+    return list(with_seats(queryset)[:limit])
+
+
+def known_players(request: HttpRequest) -> QuerySet[Player]:
+    """Players this browser or user has played with, for picking names in a new game."""
+    return Player.objects.filter(seats__series__in=visible_series(request)).distinct()
+
+
+def series_with_seats(pk: int) -> Series:
+    return with_seats(Series.objects.select_related("league")).get(pk=pk)

@@ -1,0 +1,11 @@
+"""The app's URLs, one module per page family."""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("scoring.urls.table")),
+    path("", include("scoring.urls.history")),
+    path("", include("scoring.urls.leagues")),
+    path("accounts/", include("scoring.urls.accounts")),
+    path("", include("scoring.urls.operations")),
+]

@@ -1,0 +1,3 @@
+"""URLs: accounts (filled in by its own issue)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs: history (filled in by its own issue)."""
+
+urlpatterns: list = []

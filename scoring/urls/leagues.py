@@ -1,0 +1,3 @@
+"""URLs: leagues (filled in by its own issue)."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""URLs: operations (filled in by its own issue)."""
+
+urlpatterns: list = []

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from scoring.views import table
+
+urlpatterns = [
+    path("", table.home, name="home"),
+    path("new/", table.series_new, name="series_new"),
+    path("series/<int:pk>/", table.series_detail, name="series_detail"),
+    path("series/<int:pk>/deals/", table.deal_record, name="deal_record"),
+    path("series/<int:pk>/deals/<int:number>/edit/", table.deal_edit, name="deal_edit"),
+    path("series/<int:pk>/undo/", table.deal_undo, name="deal_undo"),
+    path("series/<int:pk>/rematch/", table.series_rematch, name="series_rematch"),
+    path("series/<int:pk>/live/", table.series_live, name="series_live"),
+    path("series/<int:pk>/links/", table.link_revoke, name="link_revoke"),
+    path("join/<str:token>/", table.link_join, name="link_join"),
+]

@@ -1,0 +1,1 @@
+"""Views, one module per page family: the table, history, players, leagues, accounts."""

@@ -1,0 +1,120 @@
+// Small helpers for deal entry; the forms work without them (the server fills the rest of 120).
+(function () {
+  "use strict";
+  var TOTAL = 120;
+  var VALUES = { A: 11, "10": 10, K: 4, Q: 3, J: 2 };
+
+  function pointsInputs(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("input[data-points]"));
+  }
+
+  function number(input) {
+    if (input.value === "") return null;
+    var value = Number(input.value);
+    return Number.isInteger(value) ? value : NaN;
+  }
+
+  // Fill the one side left empty (or computed earlier) with what is left of 120.
+  function complete(form, changed) {
+    var inputs = pointsInputs(form);
+    if (changed) changed.classList.remove("computed");
+    var open = inputs.filter(function (i) { return i.value === "" || i.classList.contains("computed"); });
+    if (open.length !== 1) return;
+    var sum = 0, ok = true;
+    inputs.forEach(function (i) {
+      if (i === open[0]) return;
+      var v = number(i);
+      if (v === null || isNaN(v)) ok = false; else sum += v;
+    });
+    var target = open[0];
+    if (ok && sum >= 0 && sum <= TOTAL) {
+      target.value = String(TOTAL - sum);
+      target.classList.add("computed");
+    } else if (target.classList.contains("computed")) {
+      target.value = "";
+    }
+  }
+
+  // Ask about tricks only for a side with 0 points.
+  function showTricks(form) {
+    var inputs = pointsInputs(form);
+    form.querySelectorAll("fieldset[data-tricks-for]").forEach(function (set) {
+      var input = inputs[Number(set.getAttribute("data-tricks-for"))];
+      var zero = input && input.value !== "" && Number(input.value) === 0;
+      var hasError = set.querySelector(".error") !== null;
+      set.hidden = !(zero || hasError);
+    });
+  }
+
+  function count(form) {
+    var sum = 0, any = false;
+    form.querySelectorAll("input[data-count]").forEach(function (i) {
+      if (i.value !== "") { any = true; sum += (VALUES[i.getAttribute("data-count")] || 0) * Number(i.value); }
+    });
+    var first = pointsInputs(form)[0];
+    if (any && first && Number.isFinite(sum)) {
+      first.value = String(sum);
+      complete(form, first);
+    }
+  }
+
+  function setUp(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("form.deal-form").forEach(function (form) {
+      pointsInputs(form).forEach(function (input) {
+        if (input.value !== "") input.classList.remove("computed");
+      });
+      showTricks(form);
+    });
+    document.querySelectorAll("form.new-game").forEach(setUpNewGame);
+  }
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form.deal-form");
+    if (!form) return;
+    if (event.target.hasAttribute("data-points")) complete(form, event.target);
+    if (event.target.hasAttribute("data-count")) count(form);
+    showTricks(form);
+  });
+
+  // New game: label the seats for the chosen mode and hide the seats it does not use.
+  var SEATS = { teams: 4, duel: 2, three: 3 };
+  function setUpNewGame(form) {
+    var checked = form.querySelector("input[name=mode]:checked");
+    var mode = checked ? checked.value : "teams";
+    form.querySelectorAll(".seat").forEach(function (seat) {
+      var index = Number(seat.getAttribute("data-seat"));
+      seat.hidden = index >= SEATS[mode];
+      var label = seat.querySelector("label[data-labels]");
+      label.getAttribute("data-labels").split(";").forEach(function (pair) {
+        var parts = pair.split("=");
+        if (parts[0] === mode) label.textContent = parts.slice(1).join("=");
+      });
+    });
+    form.querySelectorAll(".dealer [data-seat]").forEach(function (choice) {
+      var index = Number(choice.getAttribute("data-seat"));
+      choice.hidden = index >= SEATS[mode];
+      var input = form.querySelector(".seat[data-seat='" + index + "'] input");
+      var span = choice.querySelector("span");
+      if (input && input.value.trim()) span.textContent = input.value.trim();
+    });
+    var custom = form.querySelector("input[name=preset][value=custom]");
+    var details = form.querySelector("details.custom-rules");
+    if (custom && details && custom.checked) details.open = true;
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form.new-game");
+    if (form) setUpNewGame(form);
+  });
+  document.addEventListener("focusout", function (event) {
+    var form = event.target.closest && event.target.closest("form.new-game");
+    if (form) setUpNewGame(form);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  document.addEventListener("htmx:load", function (event) { setUp(event.target); });
+  // After a swap, put the keyboard back into the first points field of a fresh deal form.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var field = event.target.querySelector && event.target.querySelector("form.deal-form input[data-points]");
+    if (field && event.detail.xhr && event.detail.xhr.status === 200) field.focus({ preventScroll: true });
+  });
+})();

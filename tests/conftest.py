@@ -1,0 +1,106 @@
+"""Shared fixtures: people with every role in a league, quick games, and a way to play deals."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from scoring import rules, services
+from scoring.access import remember_link
+from scoring.models import League, Membership, Role, Series
+
+PASSWORD = "correct-horse-battery-staple-42"
+
+
+def make_user(username: str):
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+@pytest.fixture
+def owner(db):
+    return make_user("olga")
+
+
+@pytest.fixture
+def scorer(db):
+    return make_user("sergei")
+
+
+@pytest.fixture
+def viewer(db):
+    return make_user("vika")
+
+
+@pytest.fixture
+def outsider(db):
+    return make_user("oskar")
+
+
+@pytest.fixture
+def league(owner, scorer, viewer):
+    """A league with an owner, a scorer and a viewer (and an outsider who is not in it)."""
+    league = League.objects.create(name="Kitchen table")
+    Membership.objects.create(league=league, user=owner, role=Role.OWNER)
+    Membership.objects.create(league=league, user=scorer, role=Role.SCORER)
+    Membership.objects.create(league=league, user=viewer, role=Role.VIEWER)
+    return league
+
+
+def start_series(
+    *,
+    mode: str = "teams",
+    names=("Anna", "Boris", "Vera", "Gleb"),
+    ruleset: rules.Ruleset = rules.PRESETS["classic"],
+    league: League | None = None,
+    first_dealer: int = 0,
+) -> Series:
+    players = services.players_resolve(names=list(names), league=league, known=None)
+    return services.series_start(
+        mode=mode, players=players, first_dealer=first_dealer, ruleset=ruleset, league=league
+    )
+
+
+def record(series: Series, points, tricks=None) -> Series:
+    """Record the next deal through the service, as the scoreboard would."""
+    series.refresh_from_db()
+    services.deal_record(
+        series_id=series.pk, number=series.deal_count + 1, points=points, tricks=tricks
+    )
+    series.refresh_from_db()
+    return series
+
+
+@pytest.fixture
+def quick_series(db) -> Series:
+    """A quick game (no league) of two teams with classic rules."""
+    return start_series()
+
+
+@pytest.fixture
+def league_series(league) -> Series:
+    return start_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"))
+
+
+def client_with_link(series: Series, token: str | None = None) -> Client:
+    """A browser that opened the series' score link (or another of its tokens)."""
+    client = Client()
+    client.get(f"/join/{token or series.score_token}/")
+    return client
+
+
+@pytest.fixture
+def scoring_client(quick_series) -> Client:
+    return client_with_link(quick_series)
+
+
+def entry_key(response) -> str:
+    """The one-time key of the deal form in a rendered scoreboard."""
+    match = re.search(r'name="entry_key" value="([^"]+)"', response.content.decode())
+    assert match, "the page has no deal form"
+    return match.group(1)
+
+
+__all__ = ["PASSWORD", "client_with_link", "entry_key", "record", "remember_link", "start_series"]
