@@ -47,8 +47,24 @@ messages: install
 	$(BIN)/python manage.py makemessages -l ru --ignore=.venv --ignore=tests
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
+# Every benchmark script prints its figures; none asserts a speed.
 bench: install
-	$(BIN)/python benchmarks/rules_engine.py
+	@for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+# A realistic league through the engine: 200 players, 5,000 series, about 150,000 deals.
+demo-data: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_data
+
+# The production-like server: gunicorn + whitenoise, DEBUG off (SQLite unless DATABASE_URL).
+serve: install
+	DEBUG=false SECRET_KEY=$${SECRET_KEY:-local-serve-only-$$(hostname)-not-for-production-use-0123456789} \
+	  ALLOWED_HOSTS=$${ALLOWED_HOSTS:-127.0.0.1,localhost} SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} \
+	  sh -c '$(BIN)/python manage.py migrate --noinput && $(BIN)/python manage.py collectstatic --noinput -v0 && $(BIN)/gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi'
+
+# Lighthouse 12 on the scoreboard and standings pages (Debian's Chromium).
+lighthouse: install browser
+	bash benchmarks/lighthouse.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -94,6 +94,7 @@ AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 
 ROOT_URLCONF = "kozel_site.urls"
