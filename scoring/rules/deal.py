@@ -19,8 +19,21 @@ from .errors import gettext_noop as _
 MIN_SIDES = 2
 MAX_SIDES = 3
 
+#: Every valid split of the 120 points between two or three sides (the fast path's answer).
+_VALID_SPLITS: frozenset[tuple[int, ...]] = frozenset(
+    [(a, DEAL_TOTAL - a) for a in sorted(POSSIBLE_SIDE_POINTS)]
+    + [
+        (a, b, DEAL_TOTAL - a - b)
+        for a in range(DEAL_TOTAL + 1)
+        for b in range(DEAL_TOTAL + 1 - a)
+        if is_possible_split((a, b, DEAL_TOTAL - a - b))
+    ]
+)
 
-@dataclass(frozen=True, slots=True)
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Deal:
     """Card points per side still in play, in side order, and per side whether it took a trick.
 
@@ -31,11 +44,27 @@ class Deal:
     points: tuple[int, ...]
     tricks: tuple[bool, ...] | None = None
 
-    def __post_init__(self) -> None:
-        points = _whole_numbers(self.points)
-        tricks = _tricks(self.tricks, points)
-        object.__setattr__(self, "points", points)
-        object.__setattr__(self, "tricks", tricks)
+    def __init__(self, points: Sequence[int], tricks: Sequence[bool] | None = None) -> None:
+        # Fast path for the usual input: a tuple of ints that is a valid split, and tricks that
+        # are None (no side at 0) or a tuple of bools that fits. Anything else goes through the
+        # full checks below, which accept exactly the same deals and say why they refuse.
+        if type(points) is tuple and _all_ints(points) and points in _VALID_SPLITS:
+            if tricks is None:
+                if 0 not in points:
+                    _set(self, "points", points)
+                    _set(self, "tricks", None)
+                    return
+            elif type(tricks) is tuple and len(tricks) == len(points):
+                for number, took in zip(points, tricks):  # noqa: B905 (lengths checked)
+                    if took is not True and (took is not False or number):
+                        break  # not a bool, or "no trick" with points: refused below
+                else:
+                    _set(self, "points", points)
+                    _set(self, "tricks", tricks)
+                    return
+        points = _whole_numbers(points)
+        _set(self, "points", points)
+        _set(self, "tricks", _tricks(tricks, points))
 
     @property
     def took_trick(self) -> tuple[bool, ...]:
@@ -50,11 +79,22 @@ class Deal:
         return len(self.points) == 2 and self.points[0] == self.points[1]
 
 
+def _all_ints(values: tuple[Any, ...]) -> bool:
+    for value in values:  # noqa: SIM110 (a loop beats all() on two or three items)
+        if type(value) is not int:
+            return False
+    return True
+
+
 def _whole_numbers(raw: Any) -> tuple[int, ...]:
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
         raise InvalidDeal(_("Enter the card points of every side."))
-    if not MIN_SIDES <= len(raw) <= MAX_SIDES:
-        raise InvalidDeal(_("A deal has two or three sides, not %(count)s."), {"count": len(raw)})
+    count = _length(raw)
+    if count is None or not MIN_SIDES <= count <= MAX_SIDES:
+        raise InvalidDeal(
+            _("A deal has two or three sides, not %(count)s."),
+            {"count": _shown(raw) if count is None else count},
+        )
     points = []
     for side, value in enumerate(raw):
         number = _whole_number(value)
@@ -68,7 +108,7 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
         if not 0 <= number <= DEAL_TOTAL:
             raise InvalidDeal(
                 _("Card points are between 0 and 120; %(value)s is not."),
-                {"value": number},
+                {"value": number if -(10**4000) < number < 10**4000 else _shown(number)},
                 side=side,
                 field="points",
             )
@@ -92,6 +132,14 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
     return tuple(points)
 
 
+def _length(raw: Sequence[Any]) -> int | None:
+    """``len(raw)``, or None when Python cannot hold it (a ``range`` of 10**30 numbers, say)."""
+    try:
+        return len(raw)
+    except (OverflowError, TypeError):
+        return None
+
+
 def _whole_number(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -104,7 +152,10 @@ def _whole_number(value: Any) -> int | None:
 
 
 def _shown(value: Any) -> str:
-    text = str(value)
+    try:
+        text = str(value)
+    except Exception:  # e.g. an int too long to print, or an object whose str() fails
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 20 else text[:19] + "…"
 
 
@@ -116,7 +167,11 @@ def _tricks(raw: Any, points: tuple[int, ...]) -> tuple[bool, ...] | None:
                     _("Say whether the side with 0 points took a trick."), side=side, field="tricks"
                 )
         return None
-    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence) or len(raw) != len(points):
+    if (
+        isinstance(raw, (str, bytes))
+        or not isinstance(raw, Sequence)
+        or _length(raw) != len(points)
+    ):
         raise InvalidDeal(
             _("Say for each of the %(count)s sides whether it took a trick."),
             {"count": len(points)},

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .deal import Deal
+from .deal import Deal, _shown
+from .errors import InvalidDeal
+from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
 
 #: Defeat points (очки поражения) of a losing side, by how badly it lost.
@@ -65,7 +67,14 @@ def score_deal(
 
     Raises ``InvalidDeal`` for a deal RULES.md refuses.
     """
+    if not isinstance(rules, Ruleset):
+        raise TypeError("rules must be a Ruleset")
     deal = points if isinstance(points, Deal) else Deal(_as_tuple(points), _as_tuple(tricks))
+    if type(multiplier) is not int or multiplier < 1:
+        raise InvalidDeal(
+            _("The eggs multiplier is a whole number from 1 up, not %(value)s."),
+            {"value": _shown(multiplier)},
+        )
     defeat = base_defeat(deal, rules)
     if multiplier != 1:
         defeat = tuple(value * multiplier for value in defeat)
@@ -78,5 +87,20 @@ def _as_tuple(values):
         return values
     try:
         return tuple(values)
-    except TypeError:
+    except (TypeError, OverflowError):
         return values
+
+
+#: Memo of ``base_defeat`` per scoring house rules, keyed by (points, tricks); ``Series`` uses it.
+_DEFEAT_MEMOS: dict[tuple[object, ...], dict[tuple[object, ...], tuple[int, ...]]] = {}
+#: A memo stops growing here (all valid deals with their trick answers number about 21,000).
+MEMO_LIMIT = 30_000
+
+
+def defeat_memo(rules: Ruleset) -> dict[tuple[object, ...], tuple[int, ...]]:
+    """The memo of ``base_defeat`` shared by every ruleset that scores deals like ``rules``."""
+    key = (rules.save_line, rules.save_line_three, rules.naked, rules.eggs == "both-two")
+    memo = _DEFEAT_MEMOS.get(key)
+    if memo is None:
+        memo = _DEFEAT_MEMOS[key] = {}
+    return memo

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .deal import Deal
+from .deal import Deal, _shown
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
-from .scoring import base_defeat
+from .scoring import MEMO_LIMIT, base_defeat, defeat_memo
 
 MIN_SIDES = 2
 MAX_SIDES = 3
@@ -90,9 +90,11 @@ class Series:
         "_finished",
         "_goats",
         "_in_play",
+        "_memo",
         "_multiplier",
         "_out",
         "_outcomes",
+        "_target",
         "_totals",
         "_winner",
         "rules",
@@ -106,6 +108,8 @@ class Series:
         if not isinstance(rules, Ruleset):
             raise TypeError("rules must be a Ruleset")
         self.rules = rules
+        self._target = rules.target
+        self._memo = defeat_memo(rules)
         self._totals = [0] * sides
         self._in_play = tuple(range(sides))
         self._out: list[int] = []
@@ -116,51 +120,72 @@ class Series:
         self._multiplier = 1
         self._outcomes: list[DealOutcome] = []
 
-    def add(self, deal: Deal) -> DealOutcome:
-        """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added."""
-        number = len(self._outcomes) + 1
+    def add(self, deal: Deal | Sequence[int]) -> DealOutcome:
+        """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added.
+
+        ``deal`` is a ``Deal`` or just its points. Nothing changes when a deal is refused.
+        """
+        outcomes = self._outcomes
+        number = len(outcomes) + 1
+        if type(deal) is not Deal and not isinstance(deal, Deal):
+            deal = _as_deal(deal, number)
         if self._finished:
             raise InvalidDeal(_("The series is over; no deal can be added."), number=number)
         in_play = self._in_play
-        if len(deal.points) != len(in_play):
+        points = deal.points
+        if len(points) != len(in_play):
             raise InvalidDeal(
                 _("%(expected)s sides are in play, but this deal has points for %(count)s."),
-                {"expected": len(in_play), "count": len(deal.points)},
+                {"expected": len(in_play), "count": len(points)},
                 number=number,
             )
-        rules = self.rules
+        # base_defeat(deal, rules), looked up: a series scores the same few deals over and over.
+        memo = self._memo
+        key = (points, deal.tricks)
+        base = memo.get(key)
+        if base is None:
+            base = base_defeat(deal, self.rules)
+            if len(memo) < MEMO_LIMIT:
+                memo[key] = base
         multiplier = self._multiplier
-        base = base_defeat(deal, rules)
+        if multiplier != 1:
+            base = tuple([value * multiplier for value in base])
         totals = self._totals
-        defeat = [0] * len(totals)
-        for side, value in zip(in_play, base, strict=True):
-            defeat[side] = value * multiplier
-            totals[side] += value * multiplier
+        if len(in_play) == len(totals):  # every side in play: the deal's sides are the series'
+            defeat = base
+            for side, value in enumerate(base):
+                if value:
+                    totals[side] += value
+        else:
+            per_side = [0] * len(totals)
+            for side, value in zip(in_play, base, strict=True):
+                per_side[side] = value
+                totals[side] += value
+            defeat = tuple(per_side)
 
-        eggs = deal.is_eggs
+        eggs = len(points) == 2 and points[0] == points[1]  # deal.is_eggs
         if eggs:
             self._eggs += 1
-            if rules.eggs == "double-next":
+            rule = self.rules.eggs
+            if rule == "double-next":
                 self._multiplier = 2
-            elif rules.eggs == "stacking":
+            elif rule == "stacking":
                 self._multiplier = multiplier + 1
-        else:
+        elif multiplier != 1:
             self._multiplier = 1  # a deal that scores resets the eggs multiplier
 
-        went_out = self._who_goes_out()
-        if went_out:
-            self._leave(went_out)
-        outcome = DealOutcome(
-            number=number,
-            deal=deal,
-            in_play=in_play,
-            defeat=tuple(defeat),
-            eggs=eggs,
-            multiplier=multiplier,
-            totals=tuple(totals),
-            out=went_out,
+        went_out: tuple[int, ...] = ()
+        target = self._target
+        for side in in_play:
+            if totals[side] >= target:
+                went_out = self._who_goes_out()
+                if went_out:
+                    self._leave(went_out)
+                break
+        outcome = _new_outcome(
+            number, deal, in_play, defeat, eggs, multiplier, tuple(totals), went_out
         )
-        self._outcomes.append(outcome)
+        outcomes.append(outcome)
         return outcome
 
     def _who_goes_out(self) -> tuple[int, ...]:
@@ -170,7 +195,7 @@ class Series:
         nobody does and play continues until a deal separates them.
         """
         totals = self._totals
-        target = self.rules.target
+        target = self._target
         over = tuple(side for side in self._in_play if totals[side] >= target)
         if not over or len(over) < len(self._in_play):
             return over
@@ -203,17 +228,17 @@ class Series:
 
     @property
     def state(self) -> SeriesState:
-        return SeriesState(
-            rules=self.rules,
-            totals=tuple(self._totals),
-            in_play=self._in_play,
-            out=tuple(self._out),
-            goats=self._goats,
-            winner=self._winner,
-            finished=self._finished,
-            eggs=self._eggs,
-            multiplier=self._multiplier,
-            deals=tuple(self._outcomes),
+        return _new_state(
+            self.rules,
+            tuple(self._totals),
+            self._in_play,
+            tuple(self._out),
+            self._goats,
+            self._winner,
+            self._finished,
+            self._eggs,
+            self._multiplier,
+            tuple(self._outcomes),
         )
 
 
@@ -227,19 +252,99 @@ def replay(
 
     ``sides`` is the number of sides (2 or 3) or a sequence with one entry per side. A deal may
     be a ``Deal`` or just its points. Raises ``InvalidDeal`` naming the first deal that cannot be
-    added (bad input, the wrong number of sides, or a deal after the series is over).
+    added (bad input, the wrong number of sides, or a deal after the series is over), and
+    ``InvalidDeal`` too when ``sides`` is not two or three sides or ``deals`` is not a sequence.
     """
-    count = sides if isinstance(sides, int) and not isinstance(sides, bool) else len(sides)
-    series = Series(count, rules=rules)
-    for number, deal in enumerate(deals, start=1):
-        if not isinstance(deal, Deal):
-            try:
-                deal = Deal(tuple(deal))
-            except InvalidDeal as error:
-                raise error.in_deal(number) from None
-            except TypeError:
-                raise InvalidDeal(
-                    _("Enter the card points of every side."), number=number
-                ) from None
-        series.add(deal)
+    series = Series(_side_count(sides), rules=rules)
+    try:
+        deals = iter(deals)
+    except TypeError:
+        raise InvalidDeal(_("Enter the card points of every side.")) from None
+    add = series.add
+    for deal in deals:
+        add(deal)
     return series.state
+
+
+def _side_count(sides: object) -> int:
+    """The number of sides ``replay`` was given (a number or one entry per side), checked."""
+    count: int | None
+    if isinstance(sides, bool):
+        count = None
+    elif isinstance(sides, int):
+        count = sides
+    else:
+        try:
+            count = len(sides)  # type: ignore[arg-type]
+        except (TypeError, OverflowError):
+            count = None
+    if count is None or not MIN_SIDES <= count <= MAX_SIDES:
+        raise InvalidDeal(
+            _("A series has two or three sides, not %(count)s."),
+            {"count": _shown(sides if count is None else count)},
+        )
+    return count
+
+
+def _as_deal(raw: object, number: int) -> Deal:
+    """A deal given as just its points, checked; a refusal names the deal."""
+    try:
+        return Deal(raw if isinstance(raw, (str, bytes)) else tuple(raw))  # type: ignore[arg-type]
+    except InvalidDeal as error:
+        raise error.in_deal(number) from None
+    except (TypeError, OverflowError):
+        raise InvalidDeal(_("Enter the card points of every side."), number=number) from None
+
+
+_set = object.__setattr__
+_new = object.__new__
+
+
+def _new_outcome(
+    number: int,
+    deal: Deal,
+    in_play: tuple[int, ...],
+    defeat: tuple[int, ...],
+    eggs: bool,
+    multiplier: int,
+    totals: tuple[int, ...],
+    out: tuple[int, ...],
+) -> DealOutcome:
+    """``DealOutcome(...)`` without the dataclass ``__init__``'s overhead (the hot path)."""
+    outcome = _new(DealOutcome)
+    _set(outcome, "number", number)
+    _set(outcome, "deal", deal)
+    _set(outcome, "in_play", in_play)
+    _set(outcome, "defeat", defeat)
+    _set(outcome, "eggs", eggs)
+    _set(outcome, "multiplier", multiplier)
+    _set(outcome, "totals", totals)
+    _set(outcome, "out", out)
+    return outcome
+
+
+def _new_state(
+    rules: Ruleset,
+    totals: tuple[int, ...],
+    in_play: tuple[int, ...],
+    out: tuple[int, ...],
+    goats: tuple[int, ...],
+    winner: int | None,
+    finished: bool,
+    eggs: int,
+    multiplier: int,
+    deals: tuple[DealOutcome, ...],
+) -> SeriesState:
+    """``SeriesState(...)`` without the dataclass ``__init__``'s overhead."""
+    state = _new(SeriesState)
+    _set(state, "rules", rules)
+    _set(state, "totals", totals)
+    _set(state, "in_play", in_play)
+    _set(state, "out", out)
+    _set(state, "goats", goats)
+    _set(state, "winner", winner)
+    _set(state, "finished", finished)
+    _set(state, "eggs", eggs)
+    _set(state, "multiplier", multiplier)
+    _set(state, "deals", deals)
+    return state
