@@ -276,3 +276,26 @@ class DealEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} deal {self.number} of series {self.series_id}"
+
+
+class StandingsSnapshot(models.Model):
+    """A league's standings and ratings under one filter, kept while its series stay the same.
+
+    Ratings replay every finished series in order; this row spares a page view that work. It is
+    recomputed whenever ``fingerprint`` (count, versions and ids of the series it was computed
+    from) no longer matches, so it can never be stale, and it is only an optimisation.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=120)
+    fingerprint = models.CharField(max_length=120)
+    data = models.JSONField(default=dict)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "key"], name="standings_snapshot_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Standings of {self.league_id} ({self.key})"
