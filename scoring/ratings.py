@@ -1,0 +1,91 @@
+"""Skill ratings: openskill's Plackett-Luce model over a league's finished series, in order.
+
+Each series is one match. In two teams of two the partners form a team, so a player's rating
+moves with who they played beside; two and three players are each a team of one (free-for-all).
+A side's rank comes from the stored result: the winner first, the goat(s) last, any other side
+in between by its defeat points (fewer is better; equal totals tie). The series are taken in the
+order they finished, ``(finished_at, pk)``, so the same series always give the same ratings;
+nothing is kept in process memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.db.models import QuerySet
+from openskill.models import PlackettLuce
+
+from scoring.models import Seat, Series
+
+# Plackett-Luce's defaults: a newcomer is 25 ± 25/3.
+MODEL_MU = 25.0
+MODEL_SIGMA = 25.0 / 3
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+    series: int  # how many rated series it comes from
+
+    @property
+    def ordinal(self) -> float:
+        """A conservative skill estimate (μ − 3σ): what the table is ordered by."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    player_id: int
+    side: int
+    total: int
+    is_winner: bool
+    is_goat: bool
+
+
+def side_ranks(seats: Iterable[SeatResult]) -> dict[int, int]:
+    """Each side's rank (1 is best): the winner, then the others by total, then the goat(s)."""
+    keys: dict[int, tuple[int, int]] = {}
+    for seat in seats:
+        group = 0 if seat.is_winner else 2 if seat.is_goat else 1
+        keys[seat.side] = (group, seat.total if group == 1 else 0)
+    ordered = sorted(set(keys.values()))
+    return {side: ordered.index(key) + 1 for side, key in keys.items()}
+
+
+def rate(matches: Iterable[list[SeatResult]]) -> dict[int, Rating]:
+    """Ratings after the matches in the order given, by player id."""
+    model = PlackettLuce(mu=MODEL_MU, sigma=MODEL_SIGMA)
+    current: dict[int, tuple[float, float, int]] = {}
+    for seats in matches:
+        ranks = side_ranks(seats)
+        if len(ranks) < 2:
+            continue  # nothing to compare
+        sides = sorted(ranks)
+        teams_ids = [[s.player_id for s in seats if s.side == side] for side in sides]
+        teams = [
+            [model.rating(*current.get(pid, (MODEL_MU, MODEL_SIGMA, 0))[:2]) for pid in team]
+            for team in teams_ids
+        ]
+        rated = model.rate(teams, ranks=[ranks[side] for side in sides])
+        for team_ids, team in zip(teams_ids, rated, strict=True):
+            for pid, rating in zip(team_ids, team, strict=True):
+                played = current.get(pid, (0.0, 0.0, 0))[2]
+                current[pid] = (rating.mu, rating.sigma, played + 1)
+    return {pid: Rating(mu=mu, sigma=sigma, series=n) for pid, (mu, sigma, n) in current.items()}
+
+
+def series_ratings(series: QuerySet[Series]) -> dict[int, Rating]:
+    """Ratings from these series (finished ones only), taken in the order they finished."""
+    rows = (
+        Seat.objects.filter(series__in=series.filter(finished=True).values("pk"))
+        .order_by("series__finished_at", "series_id", "position")
+        .values_list("series_id", "player_id", "side", "total", "is_winner", "is_goat")
+    )
+    matches = (
+        [SeatResult(*row[1:]) for row in group]
+        for _series, group in groupby(rows.iterator(chunk_size=2000), key=lambda row: row[0])
+    )
+    return rate(matches)

@@ -1,0 +1,352 @@
+"""Standings of a league: per player, per partnership, head to head, and ratings.
+
+Everything is counted by the database from what ``services.series_refresh`` stored on each
+finished series and its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs``); only the
+naked count reads deal rows. Ratings replay every series, so the whole computed table is kept in
+a ``StandingsSnapshot`` row and recomputed only when the series it came from change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, Count, F, IntegerField, Max, Q, QuerySet, Sum, Value, When
+from django.utils import timezone
+
+from scoring import rules
+from scoring.models import League, Player, Seat, Series, StandingsSnapshot
+from scoring.modes import Mode
+from scoring.ratings import Rating, series_ratings
+
+#: Bump when the snapshot's data layout changes: old rows are then recomputed.
+SNAPSHOT_FORMAT = "1"
+#: Snapshots kept per league (one per filter recently looked at).
+SNAPSHOTS_KEPT = 12
+ALL_RULES = ""
+
+
+def ruleset_key(ruleset: rules.Ruleset) -> str:
+    """A short, stable name for a ruleset: the preset's name, or its settings in a row."""
+    name = ruleset.preset_name
+    if name:
+        return name
+    return "custom-" + "-".join(str(value) for value in ruleset.to_dict().values())
+
+
+def ruleset_from_key(key: str) -> rules.Ruleset | None:
+    if key in rules.PRESETS:
+        return rules.PRESETS[key]
+    if not key.startswith("custom-"):
+        return None
+    names = [field.name for field in dataclasses.fields(rules.Ruleset)]
+    # Values such as "last-standing" hold dashes too, so split from the left only as needed.
+    parts = key.removeprefix("custom-").split("-", 3)
+    if len(parts) != 4:
+        return None
+    target, save_line, save_line_three, rest = parts
+    naked, _sep, rest = rest.partition("-")
+    for eggs in rules.EGGS_CHOICES:
+        if rest.startswith(eggs + "-"):
+            ending = rest.removeprefix(eggs + "-")
+            break
+    else:
+        return None
+    values = [target, save_line, save_line_three, naked, eggs, ending]
+    try:
+        data = dict(zip(names, values, strict=True))
+        for whole in ("target", "save_line", "save_line_three"):
+            data[whole] = int(data[whole])
+        return rules.Ruleset(**data)
+    except (ValueError, rules.InvalidRuleset):
+        return None
+
+
+@dataclass(frozen=True)
+class StandingsFilter:
+    """A season (finished between two dates, both included) and a ruleset ("" for any)."""
+
+    date_from: date | None = None
+    date_to: date | None = None
+    ruleset: str = ALL_RULES
+
+    @property
+    def key(self) -> str:
+        return f"{self.date_from or ''}|{self.date_to or ''}|{self.ruleset}"
+
+    def series_q(self, league: League, prefix: str = "") -> Q:
+        """Finished series of ``league`` that pass the filter, for a query on ``prefix``."""
+        conditions = {f"{prefix}league": league, f"{prefix}finished": True}
+        if self.date_from:
+            conditions[f"{prefix}finished_at__gte"] = _day_start(self.date_from)
+        if self.date_to:
+            conditions[f"{prefix}finished_at__lt"] = _day_start(self.date_to + timedelta(days=1))
+        ruleset = ruleset_from_key(self.ruleset) if self.ruleset else None
+        if self.ruleset and ruleset is None:
+            conditions[f"{prefix}pk__in"] = []
+        if ruleset is not None:
+            for name, value in ruleset.to_dict().items():
+                conditions[f"{prefix}rules__{name}"] = value
+        return Q(**conditions)
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def filtered_series(league: League, flt: StandingsFilter) -> QuerySet[Series]:
+    return Series.objects.filter(flt.series_q(league))
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    player_id: int
+    name: str
+    played: int
+    won: int
+    goats: int
+    defeat: int  # defeat points summed over the series
+    eggs: int  # 60:60 deals in their series
+    naked: int  # deals in which their side took no trick
+    rating: Rating | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.win_rate)
+
+    @property
+    def average_defeat(self) -> float:
+        return self.defeat / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True)
+class PairRow:
+    first_id: int
+    second_id: int
+    first: str
+    second: str
+    played: int
+    won: int
+    goats: int
+    defeat: int
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.won / self.played) if self.played else 0
+
+    @property
+    def average_defeat(self) -> float:
+        return self.defeat / self.played if self.played else 0.0
+
+
+def _counts() -> dict:
+    return {
+        "played": Count("pk"),
+        "won": Count("pk", filter=Q(is_winner=True)),
+        "goats": Count("pk", filter=Q(is_goat=True)),
+        "defeat": Sum("total"),
+    }
+
+
+def player_counts(league: League, flt: StandingsFilter) -> dict[int, dict[str, int]]:
+    """Per player id: series played, won, goat, defeat points, eggs and naked deals."""
+    seats = Seat.objects.filter(flt.series_q(league, "series__"))
+    counts = {
+        row["player_id"]: row
+        for row in seats.order_by()
+        .values("player_id")
+        .annotate(**_counts(), eggs=Sum("series__eggs"))
+    }
+    # Joining deals multiplies the seat rows, so the naked count is a query of its own.
+    naked = Case(
+        *(
+            When(side=side, then=Case(When(**{f"series__deals__tricks_{side}": False}, then=1)))
+            for side in range(3)
+        ),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    for row in seats.order_by().values("player_id").annotate(naked=Sum(naked, default=0)):
+        counts[row["player_id"]]["naked"] = row["naked"] or 0
+    return counts
+
+
+def pair_counts(league: League, flt: StandingsFilter) -> list[dict[str, int]]:
+    """Per partnership (two players on one side in teams of two): played, won, goat, defeat."""
+    return list(
+        Seat.objects.filter(
+            flt.series_q(league, "series__"),
+            series__mode=Mode.TEAMS,
+            series__seats__side=F("side"),
+            series__seats__player_id__gt=F("player_id"),
+        )
+        .order_by()
+        .values("player_id", partner_id=F("series__seats__player_id"))
+        .annotate(**_counts())
+    )
+
+
+def fingerprint(league: League, flt: StandingsFilter) -> tuple[str, int]:
+    """Changes whenever a series that counts is added, removed, edited or moved; and the count."""
+    found = filtered_series(league, flt).aggregate(
+        n=Count("pk"), versions=Sum("version"), ids=Sum("pk"), last=Max("pk")
+    )
+    key = f"{SNAPSHOT_FORMAT}:{found['n']}:{found['versions']}:{found['ids']}:{found['last']}"
+    return key, found["n"]
+
+
+def compute(league: League, flt: StandingsFilter) -> dict:
+    """The snapshot's data: plain lists, as stored in JSON."""
+    counts = player_counts(league, flt)
+    ratings = series_ratings(filtered_series(league, flt))
+    players = []
+    for pid, row in counts.items():
+        rating = ratings.get(pid)
+        players.append(
+            [
+                pid,
+                row["played"],
+                row["won"],
+                row["goats"],
+                row["defeat"] or 0,
+                row["eggs"] or 0,
+                row.get("naked", 0),
+                rating.mu if rating else None,
+                rating.sigma if rating else None,
+                rating.series if rating else 0,
+            ]
+        )
+    pairs = [
+        [
+            row["player_id"],
+            row["partner_id"],
+            row["played"],
+            row["won"],
+            row["goats"],
+            row["defeat"],
+        ]
+        for row in pair_counts(league, flt)
+    ]
+    return {"players": players, "pairs": pairs}
+
+
+def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
+    current, count = fingerprint(league, flt)
+    snapshot = StandingsSnapshot.objects.filter(league=league, key=flt.key).first()
+    if snapshot is not None and snapshot.fingerprint == current:
+        return snapshot.data
+    data = compute(league, flt) | {"series": count}
+    try:
+        with transaction.atomic():
+            StandingsSnapshot.objects.update_or_create(
+                league=league, key=flt.key, defaults={"fingerprint": current, "data": data}
+            )
+            stale = StandingsSnapshot.objects.filter(league=league).order_by("-computed_at")
+            StandingsSnapshot.objects.filter(
+                pk__in=list(stale.values_list("pk", flat=True)[SNAPSHOTS_KEPT:])
+            ).delete()
+    except IntegrityError:
+        pass  # another request stored the same snapshot at the same moment
+    return data
+
+
+@dataclass(frozen=True)
+class Standings:
+    series: int  # finished series counted
+    players: list[PlayerRow]
+    pairs: list[PairRow]
+
+
+def league_standings(league: League, flt: StandingsFilter) -> Standings:
+    """The league's players and partnerships under ``flt``, best rated first."""
+    data = _snapshot_data(league, flt)
+    names = dict(Player.objects.filter(league=league).values_list("pk", "name"))
+    players = [
+        PlayerRow(
+            player_id=pid,
+            name=names.get(pid, "?"),
+            played=played,
+            won=won,
+            goats=goats,
+            defeat=defeat,
+            eggs=eggs,
+            naked=naked,
+            rating=Rating(mu=mu, sigma=sigma, series=rated) if mu is not None else None,
+        )
+        for pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated in data["players"]
+    ]
+    players.sort(
+        key=lambda row: (
+            -(row.rating.ordinal if row.rating else float("-inf")),
+            -row.win_rate,
+            row.name.casefold(),
+        )
+    )
+    pairs = [
+        PairRow(
+            first_id=first,
+            second_id=second,
+            first=names.get(first, "?"),
+            second=names.get(second, "?"),
+            played=played,
+            won=won,
+            goats=goats,
+            defeat=defeat,
+        )
+        for first, second, played, won, goats, defeat in data["pairs"]
+    ]
+    pairs.sort(key=lambda row: (-row.won / row.played, -row.played, row.first, row.second))
+    return Standings(series=data["series"], players=players, pairs=pairs)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    first: Player
+    second: Player
+    against: int  # series on opposite sides
+    first_won: int
+    second_won: int
+    first_goat: int
+    second_goat: int
+    together: int  # series as partners
+    together_won: int
+    together_goat: int
+
+
+def head_to_head(league: League, flt: StandingsFilter, first: Player, second: Player) -> HeadToHead:
+    """How two players did against each other, and side by side, in one query."""
+    opposite = ~Q(side=F("series__seats__side"))
+    same = Q(side=F("series__seats__side"))
+    found = Seat.objects.filter(
+        flt.series_q(league, "series__"), player=first, series__seats__player=second
+    ).aggregate(
+        against=Count("pk", filter=opposite),
+        first_won=Count("pk", filter=opposite & Q(is_winner=True)),
+        second_won=Count("pk", filter=opposite & Q(series__seats__is_winner=True)),
+        first_goat=Count("pk", filter=opposite & Q(is_goat=True)),
+        second_goat=Count("pk", filter=opposite & Q(series__seats__is_goat=True)),
+        together=Count("pk", filter=same),
+        together_won=Count("pk", filter=same & Q(is_winner=True)),
+        together_goat=Count("pk", filter=same & Q(is_goat=True)),
+    )
+    return HeadToHead(first=first, second=second, **found)
+
+
+def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:
+    """The rulesets the league's series were played with, by key."""
+    found: dict[str, rules.Ruleset] = {}
+    for data in (
+        Series.objects.filter(league=league).order_by().values_list("rules", flat=True).distinct()
+    ):
+        try:
+            ruleset = rules.Ruleset.from_dict(data)
+        except rules.InvalidRuleset:
+            continue
+        found.setdefault(ruleset_key(ruleset), ruleset)
+    return sorted(found.items(), key=lambda item: (item[0] not in rules.PRESETS, item[0]))
