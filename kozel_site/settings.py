@@ -1,15 +1,25 @@
 """Settings for the Kozel scorekeeper: one file, driven by the environment.
 
 Development defaults are safe and need nothing installed (SQLite beside the code). With
-``DEBUG`` off, a missing or weak secret key and an empty ``ALLOWED_HOSTS`` are loud errors,
-so production never runs on a development default by accident.
+``DEBUG`` off the site is in production: a missing or weak secret key, an empty
+``ALLOWED_HOSTS`` or a malformed value is a loud error at start-up, so production never runs on a
+development default by accident, and ``manage.py check --deploy --fail-level WARNING`` passes.
+
+Environment variables (production): ``DEBUG=false``, ``SECRET_KEY`` (50+ characters),
+``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATABASE_URL``; optional
+``SECURE_SSL_REDIRECT`` (default true), ``SECURE_PROXY_SSL_HEADER`` (default true: trust the
+proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
+``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
+(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
+import csp.constants as csp
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -38,6 +48,13 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
 
 
+def envlevel(name: str, default: str) -> str:
+    value = (os.environ.get(name) or default).upper()
+    if value not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ImproperlyConfigured(f"{name} must be a logging level like INFO, not {value!r}")
+    return value
+
+
 def envlist(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -46,15 +63,27 @@ DEBUG = envbool("DEBUG", True)
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-used-when-debug-is-off"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = _DEV_SECRET_KEY
+if DEBUG:
+    SECRET_KEY = SECRET_KEY or _DEV_SECRET_KEY
+elif not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+elif SECRET_KEY == _DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure-"):
+    raise ImproperlyConfigured("SECRET_KEY is a development key; generate a new one.")
+elif len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: use 50 or more random characters, for example "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEBUG else "")
 if not DEBUG and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if not _origin.startswith(("https://", "http://")) or _origin.count("/") != 2:
+        raise ImproperlyConfigured(
+            f"CSRF_TRUSTED_ORIGINS takes origins like https://kozel.example.org, not {_origin!r}"
+        )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -67,11 +96,15 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    # First: every log line and error report below it knows the request.
+    "scoring.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -131,7 +164,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # series wait for each other instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME") or None}
+_test_name = os.environ.get("TEST_DATABASE_NAME")
+if not _test_name and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file rather than SQLite's shared-cache memory database, whose table locks fail at once
+    # instead of waiting: the concurrency tests need real, waiting transactions. One file per
+    # test process, so runs side by side do not share it; in memory-backed /dev/shm when there
+    # is one, where a commit costs no disk flush.
+    _shm = Path("/dev/shm")
+    _test_dir = _shm if _shm.is_dir() and os.access(_shm, os.W_OK) else Path(tempfile.gettempdir())
+    _test_name = str(_test_dir / f"kozel-test-{os.getpid()}.sqlite3")
+DATABASES["default"]["TEST"] = {"NAME": _test_name or None}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -151,7 +193,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -167,10 +209,85 @@ LOGOUT_REDIRECT_URL = "home"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 
+# Sessions live in the database and the cache is a database table, so every worker process and
+# every app server sharing the database sees the same logins, links and cached values.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        # Created by `manage.py createcachetable` (the test database and gunicorn's start do it).
+        "LOCATION": "kozel_cache",
+        "TIMEOUT": 300,
+    }
+}
+
+# Security. The headers apply in development too, so a page that breaks under the
+# Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+# The load balancer probes /healthz over plain HTTP (patterns match the path without its "/").
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+if envbool("SECURE_PROXY_SSL_HEADER", not DEBUG):
+    # Behind a proxy that terminates TLS and sets X-Forwarded-Proto (and drops a client's own).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 60 * 60)
+if SECURE_HSTS_SECONDS < 0:
+    raise ImproperlyConfigured("SECURE_HSTS_SECONDS cannot be negative.")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", not DEBUG)
+
+# No inline script or style, no eval: JavaScript lives in static/js, htmx is configured in
+# base.html not to eval, not to run swapped-in scripts and not to inject its indicator styles.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "object-src": [csp.NONE],
+    }
+}
+
+# One line per record, with the request it belongs to (scoring.middleware fills the fields).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR", "propagate": True}},
+    "filters": {"request_context": {"()": "scoring.middleware.RequestContextFilter"}},
+    "formatters": {
+        "context": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(method)s %(path)s "
+            "user=%(user_id)s] %(message)s"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "context",
+            "filters": ["request_context"],
+        }
+    },
+    "root": {"handlers": ["console"], "level": envlevel("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Logger filters run before any handler, so every handler sees the request fields.
+        "django.request": {"level": "ERROR", "filters": ["request_context"]},
+        "django.security": {"level": "WARNING", "filters": ["request_context"]},
+        "scoring": {"level": envlevel("LOG_LEVEL", "INFO"), "filters": ["request_context"]},
+    },
 }
+
+# Decided here, not when the middleware starts: the test runner turns DEBUG off after this file
+# is read, and tests serve static files straight from static/ as development does.
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = DEBUG

@@ -1,3 +1,9 @@
-"""URLs: operations (filled in by its own issue)."""
+"""URLs: operations (health check)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scoring.views import operations
+
+urlpatterns = [
+    path("healthz", operations.healthz, name="healthz"),
+]

@@ -1,0 +1,76 @@
+"""Request context for logs: every record written while a request is served names the request.
+
+``RequestContextMiddleware`` gives each request an id (the proxy's ``X-Request-ID`` when it is a
+sane one, else a new one), echoes it in the response, and keeps the request in a context
+variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
+record, so an error in the logs can be traced to the request, the user and the proxy's log line.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable
+from contextvars import ContextVar
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.functional import empty
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+_current: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
+
+
+def request_id(request: HttpRequest) -> str:
+    """The proxy's request id when it looks like one, or a new one."""
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    return given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+class RequestContextMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.id = request_id(request)
+        token = _current.set(request)
+        try:
+            response = self.get_response(request)
+        finally:
+            _current.reset(token)
+        response[REQUEST_ID_HEADER] = request.id
+        return response
+
+
+def _user_id(request: HttpRequest) -> str:
+    """The signed-in user's id if the request already knows it: logging never queries."""
+    user = request.__dict__.get("user")
+    wrapped = getattr(user, "_wrapped", user)
+    if wrapped is not None and wrapped is not empty:
+        return str(wrapped.pk) if getattr(wrapped, "is_authenticated", False) else "anonymous"
+    session = request.__dict__.get("session")
+    cache = getattr(session, "_session_cache", None)
+    if isinstance(cache, dict):
+        return str(cache.get("_auth_user_id", "anonymous"))
+    return "-"
+
+
+class RequestContextFilter(logging.Filter):
+    """Adds ``request_id``, ``method``, ``path`` and ``user_id`` to every record (``-`` outside)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "request_id", None) is not None:
+            return True  # already filled in by a logger's filter
+        request = _current.get()
+        if request is None:
+            candidate = getattr(record, "request", None)
+            request = candidate if isinstance(candidate, HttpRequest) else None
+        if request is None:
+            record.request_id = record.method = record.path = record.user_id = "-"
+            return True
+        record.request_id = getattr(request, "id", "-")
+        record.method = request.method or "-"
+        record.path = request.path
+        record.user_id = _user_id(request)
+        return True
