@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +35,12 @@ ENDING_LABELS = {
     "first-out": _("Stop when the first player is out"),
 }
 YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
+#: Deal numbers a form may carry: far beyond any evening, small enough for every database.
+MAX_DEALS = 10_000
+#: The error of a deal form whose hidden fields were tampered with or lost.
+STALE = _("This form is out of date: reload the page and enter the deal again.")
+#: Sides a deal row has columns for.
+MAX_SIDES = 3
 
 
 def engine_message(error: rules.InvalidDeal) -> str:
@@ -63,22 +71,36 @@ class SeriesForm(forms.Form):
         initial="classic",
         widget=forms.RadioSelect,
     )
+    # The custom house rules: read only when "Custom" is picked, then a missing one is classic.
     target = forms.IntegerField(
         label=_("Out at (defeat points)"),
         min_value=1,
         max_value=rules.ruleset.MAX_TARGET,
         initial=12,
+        required=False,
     )
     save_line = forms.IntegerField(
-        label=_("Save line, two sides"), min_value=1, max_value=60, initial=31
+        label=_("Save line, two sides"),
+        min_value=1,
+        max_value=rules.ruleset.MAX_SAVE_LINE,
+        initial=31,
+        required=False,
     )
     save_line_three = forms.IntegerField(
-        label=_("Save line, three players"), min_value=1, max_value=60, initial=21
+        label=_("Save line, three players"),
+        min_value=1,
+        max_value=rules.ruleset.MAX_SAVE_LINE,
+        initial=21,
+        required=False,
     )
-    naked = forms.ChoiceField(label=_("Naked (6 points)"), choices=list(NAKED_LABELS.items()))
-    eggs = forms.ChoiceField(label=_("Eggs (60:60)"), choices=list(EGGS_LABELS.items()))
+    naked = forms.ChoiceField(
+        label=_("Naked (6 points)"), choices=list(NAKED_LABELS.items()), required=False
+    )
+    eggs = forms.ChoiceField(
+        label=_("Eggs (60:60)"), choices=list(EGGS_LABELS.items()), required=False
+    )
     ending = forms.ChoiceField(
-        label=_("Three players: the end"), choices=list(ENDING_LABELS.items())
+        label=_("Three players: the end"), choices=list(ENDING_LABELS.items()), required=False
     )
 
     RULE_FIELDS = ("target", "save_line", "save_line_three", "naked", "eggs", "ending")
@@ -120,19 +142,30 @@ class SeriesForm(forms.Form):
         preset = data.get("preset")
         if preset in rules.PRESETS:
             data["ruleset"] = rules.PRESETS[preset]
-        elif preset == CUSTOM:
+            for name in self.RULE_FIELDS:  # not used: a typo there must not stop the game
+                self.errors.pop(name, None)
+        elif preset == CUSTOM and not any(name in self.errors for name in self.RULE_FIELDS):
+            defaults = rules.Ruleset()
+            values = {
+                name: getattr(defaults, name) if data.get(name) in (None, "") else data[name]
+                for name in self.RULE_FIELDS
+            }
             try:
-                data["ruleset"] = rules.Ruleset(
-                    target=data["target"],
-                    save_line=data["save_line"],
-                    save_line_three=data["save_line_three"],
-                    naked=data["naked"],
-                    eggs=data["eggs"],
-                    ending=data["ending"],
-                )
-            except (KeyError, rules.InvalidRuleset):
+                data["ruleset"] = rules.Ruleset(**values)
+            except rules.InvalidRuleset:
                 self.add_error("preset", gettext("Check the custom house rules."))
         return data
+
+
+def series_initial(
+    *, mode: str, names: Sequence[str], first_dealer: int, ruleset: rules.Ruleset
+) -> dict:
+    """A new-game form filled in: these players in seat order, this dealer, these rules."""
+    initial: dict = {"mode": mode, "first_dealer": first_dealer, **ruleset.to_dict()}
+    initial["preset"] = ruleset.preset_name or CUSTOM
+    for position, name in enumerate(names):
+        initial[f"player_{position}"] = name
+    return initial
 
 
 def _points_field(label) -> forms.IntegerField:
@@ -157,13 +190,27 @@ class DealForm(forms.Form):
     first side's points from how many A, 10, K, Q and J its pile holds.
     """
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=10_000)
-    entry_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=MAX_DEALS,
+        error_messages=dict.fromkeys(["required", "invalid", "min_value", "max_value"], STALE),
+    )
+    entry_key = forms.UUIDField(
+        widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
+    )
 
-    def __init__(self, *args, sides: list[tuple[int, str]], **kwargs):
-        """``sides``: (original side index, label) of every side in play, in side order."""
+    def __init__(self, *args, sides: list[tuple[int, str]], entry: bool = True, **kwargs):
+        """``sides``: (original side index, label) of every side in play, in side order.
+
+        ``entry``: a form for the next deal, with its number and one-time key; an edit form
+        (False) takes the deal's number from the address instead.
+        """
         super().__init__(*args, **kwargs)
         self.sides = sides
+        if not entry:
+            del self.fields["number"]
+            del self.fields["entry_key"]
         for side, label in sides:
             self.fields[f"points_{side}"] = _points_field(label)
             self.fields[f"tricks_{side}"] = forms.ChoiceField(
@@ -181,6 +228,13 @@ class DealForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
+    def top_errors(self) -> list[str]:
+        """Errors shown above the fields: the form's own, and its hidden fields'."""
+        errors = list(self.non_field_errors())
+        for field in self.hidden_fields():
+            errors.extend(error for error in field.errors if error not in errors)
+        return errors
+
     def points_fields(self):
         return [self[f"points_{side}"] for side, _label in self.sides]
 
@@ -195,13 +249,28 @@ class DealForm(forms.Form):
         if self.errors:
             return data
         names = [f"points_{side}" for side, _label in self.sides]
+        extra = [
+            side
+            for side in range(MAX_SIDES)
+            if f"points_{side}" not in names
+            and str(self.data.get(self.add_prefix(f"points_{side}"), "")).strip()
+        ]
+        if extra:
+            self.add_error(
+                None,
+                gettext("%(expected)s sides are in play, but this deal has points for %(count)s.")
+                % {"expected": len(names), "count": len(names) + len(extra)},
+            )
+            return data
         values = [data.get(name) for name in names]
         counts = {rank: data.get(f"count_{rank}") for rank in rules.COUNTED_RANKS}
         if values[0] is None and any(v is not None for v in counts.values()):
             values[0] = rules.count_points({r: n or 0 for r, n in counts.items()})
         missing = [i for i, value in enumerate(values) if value is None]
         if len(missing) == 1:
-            values[missing[0]] = rules.DEAL_TOTAL - sum(v for v in values if v is not None)
+            # The rest of 120; when the others already pass 120, a 0 lets the engine say so.
+            rest = rules.DEAL_TOTAL - sum(v for v in values if v is not None)
+            values[missing[0]] = max(rest, 0)
         elif missing:
             self.add_error(names[missing[0]], gettext("Enter the card points of this side."))
             return data
@@ -231,3 +300,9 @@ class DealForm(forms.Form):
             side = self.sides[error.side][0]
             field = f"{error.field or 'points'}_{side}"
         self.add_error(field, engine_message(error))
+
+
+class UndoForm(forms.Form):
+    """Undo the last deal, which the form names (a second tap then removes nothing more)."""
+
+    number = forms.IntegerField(min_value=1, max_value=MAX_DEALS)

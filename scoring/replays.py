@@ -2,32 +2,59 @@
 
 Deal rows keep card points per original side (None for a side that was already out); the
 engine takes points per side still in play. Which sides are in play at a deal is itself decided
-by the engine, so the rows are fed to it one at a time.
+by the engine, so the rows are fed to it one at a time. When an edit of an earlier deal changes
+who is out, a later row may no longer match the sides in play: the engine then refuses it with
+a message naming that deal, and the edit is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.translation import gettext_noop
+
 from scoring import rules
 from scoring.models import Deal, Series
 
 MAX_SIDES = 3
 
+#: A row entered for other players than those now in play, with as many of them (three players).
+OTHER_SIDES = gettext_noop(
+    "This deal was entered for other players than the ones now in play; undo it first."
+)
 
-def engine_deal(row: Deal, in_play: Sequence[int]) -> rules.Deal:
-    """The engine's view of a stored deal, given the sides that were in play for it."""
+
+def entered_sides(row: Deal) -> tuple[int, ...]:
+    """The original sides a stored deal has card points for."""
+    return tuple(side for side in range(MAX_SIDES) if row.points[side] is not None)
+
+
+def engine_deal(row: Deal, sides: Sequence[int]) -> rules.Deal:
+    """The engine's view of a stored deal, for the original ``sides`` (in order) it was for."""
     return rules.Deal(
-        tuple(row.points[side] for side in in_play),
-        tuple(bool(row.tricks[side]) for side in in_play),
+        tuple(row.points[side] for side in sides),
+        tuple(bool(row.tricks[side]) for side in sides),
     )
 
 
 def engine_series(series: Series, rows: Iterable[Deal]) -> rules.Series:
-    """The engine's running series after the stored ``rows`` (in deal order)."""
+    """The engine's running series after the stored ``rows`` (in deal order).
+
+    Raises ``InvalidDeal`` naming the first row that no longer fits (after an edit): a deal
+    after the end of the series, or a deal for other sides than the ones in play.
+    """
     running = rules.Series(series.shape.sides, rules=series.ruleset)
-    for row in rows:
-        running.add(engine_deal(row, running.in_play))
+    for number, row in enumerate(rows, start=1):
+        sides = entered_sides(row)
+        in_play = running.in_play
+        if sides != in_play and len(sides) == len(in_play) and not running.finished:
+            raise rules.InvalidDeal(OTHER_SIDES, number=number)
+        try:
+            deal = engine_deal(row, sides)
+        except rules.InvalidDeal as error:  # a row no form could have written
+            raise error.in_deal(number) from None
+        # A finished series or a different number of sides: the engine says why it refuses.
+        running.add(deal)
     return running
 
 
@@ -38,6 +65,8 @@ def replay_rows(series: Series, rows: Iterable[Deal]) -> rules.SeriesState:
 
 def row_values(deal: rules.Deal, in_play: Sequence[int]) -> dict[str, int | bool | None]:
     """Column values of a deal row: per original side, None where a side was out."""
+    if len(deal.points) != len(in_play):
+        raise ValueError(f"a deal for {len(in_play)} sides has {len(deal.points)} values")
     values: dict[str, int | bool | None] = {}
     for side in range(MAX_SIDES):
         if side in in_play:

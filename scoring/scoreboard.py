@@ -66,21 +66,23 @@ def side_names(seats: list[Seat], sides: int) -> list[str]:
 
 
 def summary(outcome: rules.DealOutcome, names: list[str]) -> str:
-    """One deal's result in words: who lost and how much, or eggs."""
+    """One deal's result in words: eggs, who lost how much (naked, ×eggs), who is out."""
     parts = []
     if outcome.eggs:
         parts.append(_("Eggs! 60:60."))
+    naked = set(outcome.naked)
     for side in outcome.losers:
-        parts.append(
-            _("%(side)s: +%(points)s") % {"side": names[side], "points": outcome.defeat[side]}
-        )
+        values = {"side": names[side], "points": outcome.defeat[side]}
+        if outcome.eggs:
+            parts.append(_("%(side)s: +%(points)s.") % values)
+        elif side in naked:
+            parts.append(_("%(side)s lost naked: +%(points)s.") % values)
+        else:
+            parts.append(_("%(side)s lost: +%(points)s.") % values)
     if outcome.multiplier > 1 and outcome.losers:
-        parts.append(_("(×%(multiplier)s for eggs)") % {"multiplier": outcome.multiplier})
-    for side in outcome.naked:
-        if side in outcome.losers:
-            parts.append(_("%(side)s went naked.") % {"side": names[side]})
+        parts.append(_("(×%(multiplier)s for the eggs.)") % {"multiplier": outcome.multiplier})
     for side in outcome.out:
-        parts.append(_("%(side)s is out.") % {"side": names[side]})
+        parts.append(_("%(side)s: out!") % {"side": names[side]})
     if not outcome.losers and not outcome.eggs:
         parts.append(_("Nobody scores."))
     return " ".join(parts)

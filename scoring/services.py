@@ -27,6 +27,10 @@ class DealConflict(Exception):
     """The deal was changed from another device since this form was shown."""
 
 
+class SeriesNotOver(Exception):
+    """A rematch was asked for a series that is still being played."""
+
+
 @dataclass(frozen=True)
 class Recorded:
     series: Series
@@ -80,14 +84,34 @@ def _event(series: Series, number: int, action: str, *, before=None, after=None,
 def players_resolve(
     *, names: Sequence[str], league: League | None, known: QuerySet[Player] | None = None
 ) -> list[Player]:
-    """The players with these names: in the league, or among ``known``; new ones are created."""
-    pool = Player.objects.filter(league=league) if league is not None else known
+    """The players with these names: in the league, or among ``known``; new ones are created.
+
+    A quick game (no league) only reuses quick-game players: a league's players stay in their
+    league, whatever ``known`` holds.
+    """
+    if league is not None:
+        pool = Player.objects.filter(league=league)
+    elif known is not None:
+        pool = known.filter(league__isnull=True)
+    else:
+        pool = None
     players = []
     for name in names:
         clean = " ".join(name.split())
         found = pool.filter(name__iexact=clean).order_by("pk").first() if pool is not None else None
-        players.append(found or Player.objects.create(name=clean, league=league))
+        players.append(found or _player_create(name=clean, league=league))
     return players
+
+
+def _player_create(*, name: str, league: League | None) -> Player:
+    """A new player; in a league, the one another request has just created under this name."""
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name, league=league)
+    except IntegrityError:
+        if league is None:
+            raise
+        return Player.objects.filter(league=league, name__iexact=name).order_by("pk").first()
 
 
 @transaction.atomic
@@ -128,9 +152,42 @@ def series_start(
 
 
 @transaction.atomic
+def series_create(
+    *,
+    mode: str,
+    names: Sequence[str],
+    first_dealer: int,
+    ruleset: rules.Ruleset,
+    league: League | None = None,
+    known: QuerySet[Player] | None = None,
+    user=None,
+) -> Series:
+    """A new game from the names typed or picked, in clockwise seat order."""
+    players = players_resolve(names=names, league=league, known=known)
+    return series_start(
+        mode=mode,
+        players=players,
+        first_dealer=first_dealer,
+        ruleset=ruleset,
+        league=league,
+        user=user,
+    )
+
+
+def rematch_dealer(series: Series) -> int:
+    """Who deals first in a rematch: the next seat clockwise from the series' first dealer."""
+    return (series.first_dealer + 1) % series.shape.seats
+
+
+@transaction.atomic
 def series_rematch(*, series: Series, user=None) -> Series:
-    """A new series with the same seats and rules; the next player clockwise deals first."""
+    """A new series with the same seats and rules; the next player clockwise deals first.
+
+    Raises ``SeriesNotOver`` for a series still in play: finish it (or start a new game).
+    """
     series = _locked(series.pk)
+    if not series.finished:
+        raise SeriesNotOver(f"series {series.pk} is still in play")
     existing = series.rematches.order_by("pk").first()
     if existing is not None:
         return existing  # a second tap on "rematch" opens the same new series
@@ -138,7 +195,7 @@ def series_rematch(*, series: Series, user=None) -> Series:
     return series_start(
         mode=series.mode,
         players=players,
-        first_dealer=(series.first_dealer + 1) % len(players),
+        first_dealer=rematch_dealer(series),
         ruleset=series.ruleset,
         league=series.league,
         user=user,
@@ -230,6 +287,7 @@ def deal_edit(
         deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
     except rules.InvalidDeal as error:
         raise error.in_deal(number) from None
+    running.add(deal)  # InvalidDeal naming the deal when it is for the wrong number of sides
     values = row_values(deal, in_play)
     before = row_snapshot(row)
     for name, value in values.items():
@@ -258,7 +316,7 @@ def deal_undo(*, series_id: int, number: int, user=None, via: str = "") -> Serie
     rows = _rows(series)
     if number > len(rows):
         return series  # already removed
-    if number != len(rows):
+    if number < 1 or number != len(rows):
         raise DealConflict(f"deal {number} is no longer the last deal")
     row = rows[-1]
     before = row_snapshot(row)

@@ -6,11 +6,11 @@ named partials, and an htmx request gets the partial while a plain request gets 
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -18,9 +18,23 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import rules, selectors, services
-from scoring.access import SeriesAccess, league_for, remember_link, series_access
-from scoring.forms import DealForm, SeriesForm, engine_message
-from scoring.models import Deal, Role, Series, new_token
+from scoring.access import (
+    SESSION_LINKS,
+    SeriesAccess,
+    league_for,
+    league_role,
+    remember_link,
+    series_access,
+)
+from scoring.forms import (
+    MAX_DEALS,
+    DealForm,
+    SeriesForm,
+    UndoForm,
+    engine_message,
+    series_initial,
+)
+from scoring.models import Deal, League, Role, Series, new_token
 from scoring.modes import SHAPES
 from scoring.scoreboard import Scoreboard, build, goat_title
 
@@ -84,45 +98,79 @@ def _render_board(
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     recent = selectors.recent_series(request)
-    return render(request, "scoring/home.html", {"recent": recent})
+    # "Same table again" offers the line-up of the newest game, whether finished or not.
+    newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
+    return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
+
+
+def _league_param(request: HttpRequest) -> League | None:
+    """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
+    league_id = request.GET.get("league") or request.POST.get("league")
+    if not league_id:
+        return None
+    if not re.fullmatch(r"[0-9]{1,18}", str(league_id)):
+        raise Http404("No such league.")
+    league, _role = league_for(request, int(league_id), Role.OWNER, Role.SCORER)
+    return league
+
+
+def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
+    """The new-game form filled in from a series (``?again=``): same seats and rules, next dealer.
+
+    The game goes to the series' league when this user may start games there, else it is a
+    quick game with the same names.
+    """
+    pk = request.GET.get("again", "")
+    if not re.fullmatch(r"[0-9]{1,18}", pk):
+        return None
+    series = _access(request, int(pk)).series
+    names = [seat.player.name for seat in series.seats.all()]
+    initial = series_initial(
+        mode=series.mode,
+        names=names,
+        first_dealer=services.rematch_dealer(series),
+        ruleset=series.ruleset,
+    )
+    league = None
+    if league_role(request, series.league_id) in (Role.OWNER, Role.SCORER):
+        league = series.league
+    return initial, league
 
 
 @require_http_methods(["GET", "POST"])
 def series_new(request: HttpRequest) -> HttpResponse:
-    league = None
-    league_id = request.GET.get("league") or request.POST.get("league")
-    if league_id:
-        if not str(league_id).isdigit():
-            raise Http404("No such league.")
-        league, _role = league_for(request, int(league_id), Role.OWNER, Role.SCORER)
+    league = _league_param(request)
+    initial: dict = {}
+    again = _again(request) if request.method == "GET" else None
+    if again is not None:
+        initial, league = again
+    elif league is not None:
+        ruleset = rules.Ruleset.from_dict(league.rules)
+        initial = {"preset": ruleset.preset_name or "custom", **ruleset.to_dict()}
     known = selectors.known_players(request) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
-            with transaction.atomic():
-                players = services.players_resolve(names=data["names"], league=league, known=known)
-                series = services.series_start(
-                    mode=data["mode"],
-                    players=players,
-                    first_dealer=data["first_dealer"],
-                    ruleset=data["ruleset"],
-                    league=league,
-                    user=request.user,
-                )
+            series = services.series_create(
+                mode=data["mode"],
+                names=data["names"],
+                first_dealer=data["first_dealer"],
+                ruleset=data["ruleset"],
+                league=league,
+                known=known,
+                user=request.user,
+            )
             remember_link(request, series, series.score_token)
             return redirect(series)
         status = UNPROCESSABLE
     else:
-        initial = {}
-        if league is not None:
-            ruleset = rules.Ruleset.from_dict(league.rules)
-            initial = {"preset": ruleset.preset_name or "custom", **ruleset.to_dict()}
         form = SeriesForm(initial=initial)
         status = 200
     context = {
         "form": form,
         "league": league,
+        "again": again is not None,
         "known_names": sorted({p.name for p in known[:200]}, key=str.casefold),
         "shapes": SHAPES,
     }
@@ -134,17 +182,37 @@ def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_board(request, _access(request, pk))
 
 
+def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
+    """The deal number and one-time key a deal form carries, or None where they are malformed."""
+    number = request.POST.get("number", "")
+    try:
+        key = uuid.UUID(request.POST.get("entry_key", ""))
+    except ValueError:
+        key = None
+    return (int(number) if re.fullmatch(r"[0-9]{1,9}", number) else None), key
+
+
 @require_POST
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
-    board = _board(access.series)
+    series = access.series
+    number, key = _posted_entry(request)
+    if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
+        return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
+    board = _board(series)
+    if number is not None and 1 <= number <= MAX_DEALS and number != board.next_number:
+        # A form for a deal that was recorded (or undone) elsewhere since it was shown.
+        return _conflict(request, pk, number < board.next_number)
+    if board.state.finished:
+        notice = _("The series is over; no deal can be added.")
+        return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
     form = _deal_form(board, request.POST)
     if not form.is_valid():
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
     data = form.cleaned_data
     try:
         services.deal_record(
-            series_id=access.series.pk,
+            series_id=series.pk,
             number=data["number"],
             points=data["points"],
             tricks=data["tricks"],
@@ -156,12 +224,23 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error(None, engine_message(error))
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
     except services.DealConflict:
-        access = _access(request, pk)
-        notice = _("This deal was just recorded from another device. Here is the fresh score.")
-        return _render_board(request, access, notice=notice, status=CONFLICT)
+        return _conflict(request, pk, True)
+    return _recorded(request, pk)
+
+
+def _recorded(request: HttpRequest, pk: int) -> HttpResponse:
+    """After a deal is recorded: the fresh scoreboard for htmx, else back to the page."""
     if request.htmx:
         return _render_board(request, _access(request, pk))
-    return redirect(access.series)
+    return redirect("series_detail", pk=pk)
+
+
+def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpResponse:
+    if recorded_elsewhere:
+        notice = _("This deal was just recorded from another device. Here is the fresh score.")
+    else:
+        notice = _("A deal was undone from another device. Here is the fresh score.")
+    return _render_board(request, _access(request, pk), notice=notice, status=CONFLICT)
 
 
 @require_http_methods(["GET", "POST"])
@@ -176,7 +255,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     sides = [(side.index, side.name) for side in before.in_play]
     status = 200
     if request.method == "POST":
-        form = DealForm(request.POST, sides=sides)
+        form = DealForm(request.POST, sides=sides, entry=False)
         if form.is_valid():
             try:
                 services.deal_edit(
@@ -189,6 +268,10 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 )
             except rules.InvalidDeal as error:
                 form.add_error(None, engine_message(error))
+                if error.number is not None and error.number != number:
+                    form.add_error(
+                        None, _("Undo the deals after it first, or change it otherwise.")
+                    )
             except services.DealConflict:
                 messages.warning(request, _("That deal was removed from another device."))
                 return redirect(series)
@@ -197,11 +280,11 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(series)
         status = UNPROCESSABLE
     else:
-        initial = {"number": number}
+        initial = {}
         for side, _name in sides:
             initial[f"points_{side}"] = row.points[side]
             initial[f"tricks_{side}"] = "yes" if row.tricks[side] else "no"
-        form = DealForm(sides=sides, initial=initial)
+        form = DealForm(sides=sides, initial=initial, entry=False)
     context = {"access": access, "series": series, "form": form, "number": number}
     return render(request, "scoring/deal_edit.html", context, status=status)
 
@@ -209,31 +292,35 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
-    number = request.POST.get("number", "")
-    if not number.isdigit() or not 1 <= int(number) <= 10_000:
+    form = UndoForm(request.POST)
+    if not form.is_valid():
         return _render_board(request, access, notice=_("Nothing to undo."), status=UNPROCESSABLE)
+    number = form.cleaned_data["number"]
     try:
         services.deal_undo(
             series_id=access.series.pk,
-            number=int(number),
+            number=number,
             user=request.user,
             via=_via(request, access),
         )
     except services.DealConflict:
         notice = _("A newer deal was recorded from another device; nothing was undone.")
         return _render_board(request, _access(request, pk), notice=notice, status=CONFLICT)
+    done = _("Deal %(number)s undone.") % {"number": number}
     if request.htmx:
-        return _render_board(
-            request, _access(request, pk), notice=_("Deal %(number)s undone.") % {"number": number}
-        )
-    messages.info(request, _("Deal %(number)s undone.") % {"number": number})
+        return _render_board(request, _access(request, pk), notice=done)
+    messages.info(request, done)
     return redirect(access.series)
 
 
 @require_POST
 def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
-    rematch = services.series_rematch(series=access.series, user=request.user)
+    try:
+        rematch = services.series_rematch(series=access.series, user=request.user)
+    except services.SeriesNotOver:
+        notice = _("This series is still being played: finish it first, or start a new game.")
+        return _render_board(request, access, notice=notice, status=CONFLICT)
     remember_link(request, rematch, rematch.score_token)
     if request.htmx:
         return HttpResponseClientRedirect(rematch.get_absolute_url())
@@ -257,7 +344,9 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
     series = Series.objects.filter(score_token=token).first() or get_object_or_404(
         Series, watch_token=token
     )
-    remember_link(request, series, token)
+    # A watching link never takes away the scoring link this browser already holds.
+    if request.session.get(SESSION_LINKS, {}).get(str(series.pk)) != series.score_token:
+        remember_link(request, series, token)
     return redirect(series)
 
 

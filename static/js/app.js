@@ -14,28 +14,29 @@
     return Number.isInteger(value) ? value : NaN;
   }
 
-  // Fill the one side left empty (or computed earlier) with what is left of 120.
+  // Fill the one side left empty (or computed earlier) with what is left of 120. A computed
+  // value belongs to the script: it is cleared again as soon as it cannot be worked out.
   function complete(form, changed) {
     var inputs = pointsInputs(form);
     if (changed) changed.classList.remove("computed");
     var open = inputs.filter(function (i) { return i.value === "" || i.classList.contains("computed"); });
-    if (open.length !== 1) return;
-    var sum = 0, ok = true;
+    var sum = 0, ok = open.length === 1;
     inputs.forEach(function (i) {
-      if (i === open[0]) return;
+      if (open.indexOf(i) !== -1) return;
       var v = number(i);
       if (v === null || isNaN(v)) ok = false; else sum += v;
     });
-    var target = open[0];
     if (ok && sum >= 0 && sum <= TOTAL) {
-      target.value = String(TOTAL - sum);
-      target.classList.add("computed");
-    } else if (target.classList.contains("computed")) {
-      target.value = "";
+      open[0].value = String(TOTAL - sum);
+      open[0].classList.add("computed");
+      return;
     }
+    open.forEach(function (i) {
+      if (i.classList.contains("computed")) { i.value = ""; i.classList.remove("computed"); }
+    });
   }
 
-  // Ask about tricks only for a side with 0 points.
+  // Ask about tricks only for a side with 0 points; a hidden question keeps no stale answer.
   function showTricks(form) {
     var inputs = pointsInputs(form);
     form.querySelectorAll("fieldset[data-tricks-for]").forEach(function (set) {
@@ -43,17 +44,27 @@
       var zero = input && input.value !== "" && Number(input.value) === 0;
       var hasError = set.querySelector(".error") !== null;
       set.hidden = !(zero || hasError);
+      if (set.hidden) {
+        set.querySelectorAll("input[type=radio]").forEach(function (radio) { radio.checked = false; });
+      }
     });
   }
 
+  // The card counter fills the first side's points; emptied again, it gives the field back.
   function count(form) {
     var sum = 0, any = false;
     form.querySelectorAll("input[data-count]").forEach(function (i) {
       if (i.value !== "") { any = true; sum += (VALUES[i.getAttribute("data-count")] || 0) * Number(i.value); }
     });
     var first = pointsInputs(form)[0];
-    if (any && first && Number.isFinite(sum)) {
+    if (!first) return;
+    if (any && Number.isFinite(sum)) {
       first.value = String(sum);
+      first.setAttribute("data-counted", "");
+      complete(form, first);
+    } else if (!any && first.hasAttribute("data-counted")) {
+      first.value = "";
+      first.removeAttribute("data-counted");
       complete(form, first);
     }
   }
@@ -71,7 +82,10 @@
   document.addEventListener("input", function (event) {
     var form = event.target.closest && event.target.closest("form.deal-form");
     if (!form) return;
-    if (event.target.hasAttribute("data-points")) complete(form, event.target);
+    if (event.target.hasAttribute("data-points")) {
+      event.target.removeAttribute("data-counted");
+      complete(form, event.target);
+    }
     if (event.target.hasAttribute("data-count")) count(form);
     showTricks(form);
   });
@@ -93,6 +107,13 @@
     form.querySelectorAll(".dealer [data-seat]").forEach(function (choice) {
       var index = Number(choice.getAttribute("data-seat"));
       choice.hidden = index >= SEATS[mode];
+      var radio = choice.querySelector("input");
+      // The dealer must sit at the table: fall back to the first seat.
+      if (choice.hidden && radio && radio.checked) {
+        radio.checked = false;
+        var first = form.querySelector(".dealer [data-seat='0'] input");
+        if (first) first.checked = true;
+      }
       var input = form.querySelector(".seat[data-seat='" + index + "'] input");
       var span = choice.querySelector("span");
       if (input && input.value.trim()) span.textContent = input.value.trim();
@@ -103,7 +124,13 @@
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.new-game");
-    if (form) setUpNewGame(form);
+    if (!form) return;
+    // Touching a custom house rule means playing custom rules.
+    if (event.target.closest("details.custom-rules")) {
+      var custom = form.querySelector("input[name=preset][value=custom]");
+      if (custom) custom.checked = true;
+    }
+    setUpNewGame(form);
   });
   document.addEventListener("focusout", function (event) {
     var form = event.target.closest && event.target.closest("form.new-game");
@@ -112,9 +139,19 @@
 
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:load", function (event) { setUp(event.target); });
-  // After a swap, put the keyboard back into the first points field of a fresh deal form.
+  // After a swap, put the keyboard back into the first points field of a fresh deal form, or
+  // onto what went wrong: the first invalid field, or the notice of a conflict.
   document.addEventListener("htmx:afterSwap", function (event) {
-    var field = event.target.querySelector && event.target.querySelector("form.deal-form input[data-points]");
-    if (field && event.detail.xhr && event.detail.xhr.status === 200) field.focus({ preventScroll: true });
+    // An outerHTML swap may leave the event on the element it replaced: look in the page then.
+    var root = event.target && event.target.isConnected && event.target.querySelector ? event.target : document;
+    if (!event.detail.xhr) return;
+    var status = event.detail.xhr.status;
+    var target = null;
+    if (status === 200) target = root.querySelector("form.deal-form input[data-points]");
+    else if (status === 422) target = root.querySelector("form.deal-form [aria-invalid=true]") || root.querySelector(".errors, .notice");
+    else if (status === 409) target = root.querySelector(".notice");
+    if (!target) return;
+    if (!target.matches("input")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: status === 200 });
   });
 })();
