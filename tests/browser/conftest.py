@@ -10,16 +10,13 @@ Chromium comes from Debian (``make browser``); Playwright never downloads one. W
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from django.conf import settings
-from django.test import Client
-from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Response
+
+from tests.browser.browsing import DESKTOP, PHONE, VIEWPORTS, Tab
 
 # Playwright's sync API keeps an asyncio loop in this thread, and Django then refuses ORM calls
 # here (SynchronousOnlyOperation). Django documents this switch for exactly this case; the ORM
@@ -35,14 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE, DESKTOP = 360, 1280
-VIEWPORTS = {PHONE: {"width": 360, "height": 740}, DESKTOP: {"width": 1280, "height": 800}}
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "screenshots"
 TIMEOUT_MS = 10_000
-SERIOUS = ("serious", "critical")
-
-_axe = Axe()
 
 
 def pytest_collection_modifyitems(config, items):
@@ -82,73 +72,6 @@ def width(request) -> int:
     return request.param
 
 
-class Tab:
-    """One browser tab with its own cookies, and a record of everything that went wrong in it."""
-
-    def __init__(self, context: BrowserContext, base_url: str, width: int) -> None:
-        self.context = context
-        self.base_url = base_url
-        self.width = width
-        self.page: Page = context.new_page()
-        self.problems: list[str] = []
-        self._expected: list[int] = []
-        self.page.on("console", self._on_console)
-        self.page.on("pageerror", lambda error: self.problems.append(f"uncaught: {error}"))
-        self.page.on("requestfailed", self._on_request_failed)
-        self.page.on("response", self._on_response)
-
-    def _on_console(self, message: ConsoleMessage) -> None:
-        if message.type != "error":
-            return
-        text = message.text
-        if any(f"status of {status}" in text for status in self._expected):
-            return
-        self.problems.append(f"console error: {text} ({message.location.get('url', '')})")
-
-    def _on_request_failed(self, request: Request) -> None:
-        # htmx aborts its own polling request when the page goes away; that is not a failure.
-        if request.failure == "net::ERR_ABORTED" and request.resource_type in ("xhr", "fetch"):
-            return
-        self.problems.append(f"failed request: {request.method} {request.url}: {request.failure}")
-
-    def _on_response(self, response: Response) -> None:
-        if response.status >= 400 and response.status not in self._expected:
-            self.problems.append(
-                f"error response: {response.status} {response.request.method} {response.url}"
-            )
-
-    @contextlib.contextmanager
-    def expecting(self, status: int) -> Iterator[None]:
-        """Allow error responses with this status (and Chromium's console line about them)."""
-        self._expected.append(status)
-        try:
-            yield
-        finally:
-            self._expected.remove(status)
-
-    def url(self, path: str) -> str:
-        return self.base_url + path
-
-    def goto(self, path: str) -> Response | None:
-        response = self.page.goto(self.url(path))
-        assert response is not None and response.ok, (
-            f"{path} answered {response and response.status}"
-        )
-        return response
-
-    def login(self, user) -> None:
-        """Log this tab in as ``user`` (the login form has its own test; this is the fast way)."""
-        client = Client()
-        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
-        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-        self.context.add_cookies(
-            [{"name": cookie.key, "value": cookie.value, "url": self.base_url}]
-        )
-
-    def assert_clean(self) -> None:
-        assert not self.problems, "the browser saw problems:\n" + "\n".join(self.problems)
-
-
 @pytest.fixture
 def open_tab(new_context, live_server, width) -> Iterator[Callable[..., Tab]]:
     """Open a tab in a fresh browser context (own cookies) at this test's viewport.
@@ -177,31 +100,3 @@ def open_tab(new_context, live_server, width) -> Iterator[Callable[..., Tab]]:
 def tab(open_tab) -> Tab:
     """A tab in a fresh context: a phone or a desktop nobody has used on this site yet."""
     return open_tab()
-
-
-def axe_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page, one readable line per element."""
-    results = _axe.run(page)
-    lines = []
-    for violation in results.response["violations"]:
-        if violation["impact"] not in SERIOUS:
-            continue
-        for node in violation["nodes"]:
-            lines.append(
-                f"{violation['id']} ({violation['impact']}): {', '.join(map(str, node['target']))}"
-                f" — {node.get('failureSummary', '').strip()}"
-            )
-    return lines
-
-
-def assert_accessible(page: Page, what: str) -> None:
-    problems = axe_violations(page)
-    assert not problems, f"axe-core on {what}:\n" + "\n".join(problems)
-
-
-def screenshot(page: Page, name: str, width: int) -> Path:
-    """Save a full-page screenshot as screenshots/<name>-<width>.png (git-ignored) for people."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}-{width}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled", caret="initial")
-    return path

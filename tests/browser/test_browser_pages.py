@@ -1,0 +1,261 @@
+"""Every main page in a real browser, at 360 and 1280 px: accessible, readable and screenshotted.
+
+For each page: axe-core finds no serious or critical violation in light or dark mode; every input
+has a <label>; every control is a touch target of at least 44×44 px; keyboard focus is visible on
+every control; nothing scrolls sideways; text is big enough to read. Screenshots of every page at
+both sizes (and in dark mode) go to screenshots/ for people to look at.
+
+Touch targets: links inside running text (an inline <a> in a sentence) are exempt, as WCAG 2.5.8
+exempts "inline" targets whose size is set by the line of text around them. A radio button or
+checkbox inside its <label> counts with its label, which is what a finger actually taps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scoring.models import Series
+from tests.browser.browsing import Tab, axe_violations, screenshot
+from tests.conftest import record, start_series
+
+pytestmark = pytest.mark.browser
+
+MIN_TARGET = 44
+MIN_FONT_PX = 12
+MIN_BODY_FONT_PX = 16
+
+PAGES: dict[str, Callable[[Tab], None]] = {}
+
+
+def main_page(name: str):
+    """Register a page: the function opens it in a tab, with realistic data behind it."""
+
+    def register(open_page: Callable[[Tab], None]) -> Callable[[Tab], None]:
+        PAGES[name] = open_page
+        return open_page
+
+    return register
+
+
+def played(series: Series) -> Series:
+    """A series with an eggs deal, a naked deal and ordinary ones, still in progress."""
+    for points, tricks in [
+        ((60, 60), None),
+        ((0, 120), (False, True)),
+        ((40, 80), None),
+        ((100, 20), None),
+    ]:
+        record(series, points, tricks)
+    return series
+
+
+def finished(series: Series) -> Series:
+    """Side 0 loses deals until it is out: the goat screen."""
+    while not series.finished:
+        record(series, (20, 100))
+    return series
+
+
+def join(tab: Tab, series: Series, *, watch: bool = False) -> None:
+    tab.goto(f"/join/{series.watch_token if watch else series.score_token}/")
+
+
+@main_page("home")
+def _home(tab: Tab) -> None:
+    join(tab, finished(start_series(names=("Olga", "Pavel", "Rita", "Stas"))))
+    join(tab, played(start_series()))
+    join(tab, start_series(mode="three", names=("Anna", "Boris", "Vera")))
+    tab.goto("/")
+
+
+@main_page("home-empty")
+def _home_empty(tab: Tab) -> None:
+    tab.goto("/")
+
+
+@main_page("new-game")
+def _new_game(tab: Tab) -> None:
+    tab.goto("/new/")
+
+
+@main_page("new-game-errors")
+def _new_game_errors(tab: Tab) -> None:
+    tab.goto("/new/")
+    tab.page.get_by_label("North", exact=True).fill("Anna")
+    with tab.expecting(422):
+        tab.page.get_by_role("button", name="Start").click()
+        expect(tab.page.locator(".error").first).to_be_visible()
+
+
+@main_page("scoreboard")
+def _scoreboard(tab: Tab) -> None:
+    join(tab, played(start_series()))
+
+
+@main_page("scoreboard-three")
+def _scoreboard_three(tab: Tab) -> None:
+    series = start_series(mode="three", names=("Anna", "Boris", "Vera"))
+    # Anna goes out naked in deal 3; Boris and Vera play on as two sides (eggs in deal 4).
+    for points in [(10, 10, 100), (10, 30, 80), (0, 40, 80), (60, 60)]:
+        record(series, points, (False, True, True) if 0 in points else None)
+    join(tab, series)
+
+
+@main_page("scoreboard-bad-input")
+def _scoreboard_bad_input(tab: Tab) -> None:
+    join(tab, played(start_series()))
+    tab.page.get_by_role("spinbutton", name="Anna & Vera", exact=True).fill("130")
+    with tab.expecting(422):
+        tab.page.get_by_role("button", name="Record deal").click()
+        expect(tab.page.locator("form.deal-form .error")).to_be_visible()
+
+
+@main_page("goat")
+def _goat(tab: Tab) -> None:
+    join(tab, finished(played(start_series())))
+
+
+@main_page("watching")
+def _watching(tab: Tab) -> None:
+    join(tab, played(start_series()), watch=True)
+
+
+@main_page("deal-edit")
+def _deal_edit(tab: Tab) -> None:
+    series = played(start_series())
+    join(tab, series)
+    tab.goto(f"/series/{series.pk}/deals/2/edit/")
+
+
+# What the page checks run in the browser. Each returns a list of readable problems.
+TOUCH_TARGETS = """() => {
+  const problems = [];
+  const controls = document.querySelectorAll(
+    "a[href], button, input:not([type=hidden]), select, textarea, summary");
+  for (const el of controls) {
+    const style = getComputedStyle(el);
+    let box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || style.visibility === "hidden") continue;
+    if (box.right <= 0 || box.bottom <= 0) continue;  // off-screen until focused (skip link)
+    if (el.closest(".visually-hidden")) continue;
+    const parentText = (el.parentElement && el.parentElement.textContent.trim()) || "";
+    if (el.tagName === "A" && style.display === "inline"
+        && parentText.length > el.textContent.trim().length) continue;  // a link in a sentence
+    const label = (el.type === "radio" || el.type === "checkbox") && el.closest("label");
+    if (label) box = label.getBoundingClientRect();
+    if (box.width < 44 - 0.5 || box.height < 44 - 0.5) {
+      const size = `${Math.round(box.width)}×${Math.round(box.height)}`;
+      problems.push(`${el.outerHTML.slice(0, 120)} is ${size}`);
+    }
+  }
+  return problems;
+}"""
+
+UNLABELLED = """() => Array.from(document.querySelectorAll(
+    "input:not([type=hidden]):not([type=submit]):not([type=button]), select, textarea"))
+  .filter(el => el.labels.length === 0 || !Array.from(el.labels).some(l => l.textContent.trim()))
+  .map(el => el.outerHTML.slice(0, 120))"""
+
+SMALL_TEXT = """(min) => {
+  const problems = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!walker.currentNode.textContent.trim() || seen.has(el)) continue;
+    seen.add(el);
+    if (!el.checkVisibility() || el.closest(".visually-hidden")) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const text = el.textContent.trim().slice(0, 30);
+    if (size < min) problems.push(`${el.tagName}.${el.className} "${text}" is ${size}px`);
+  }
+  return problems;
+}"""
+
+FOCUS_STYLE = """() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  const box = el.getBoundingClientRect();
+  return {
+    what: el.outerHTML.slice(0, 100),
+    outline: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2,
+    shadow: style.boxShadow !== "none",
+    width: box.width, height: box.height, body: el === document.body,
+  };
+}"""
+
+
+def layout_problems(page: Page, width: int) -> list[str]:
+    problems = []
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        problems.append(f"scrolls sideways: {scroll} px wide in a {width} px window")
+    problems += [f"input without a label: {html}" for html in page.evaluate(UNLABELLED)]
+    problems += [f"touch target under 44×44: {p}" for p in page.evaluate(TOUCH_TARGETS)]
+    problems += [f"text too small: {p}" for p in page.evaluate(SMALL_TEXT, MIN_FONT_PX)]
+    body = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    if body < MIN_BODY_FONT_PX:
+        problems.append(f"body text is {body}px")
+    return problems
+
+
+def focus_problems(page: Page) -> list[str]:
+    """Tab through the whole page: every stop shows a visible focus ring."""
+    problems = []
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    first = None
+    for _stop in range(120):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUS_STYLE)
+        if focused["body"] or focused["what"] == first:
+            break
+        first = first or focused["what"]
+        if not (focused["outline"] or focused["shadow"]):
+            problems.append(f"no visible focus on {focused['what']}")
+        # The skip link is hidden until focused; once shown it is a target like any other.
+        small = focused["width"] < MIN_TARGET - 0.5 or focused["height"] < MIN_TARGET - 0.5
+        if focused["what"].startswith('<a class="skip"') and small:
+            problems.append(f"skip link is {focused['width']}×{focused['height']} when shown")
+    return problems
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_the_page_has_no_serious_axe_violation_in_light_or_dark_mode(tab, width, name):
+    page = tab.page
+    PAGES[name](tab)
+    light = axe_violations(page)
+    screenshot(page, name, width)
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    dark = axe_violations(page)
+    screenshot(page, f"{name}-dark", width)
+    assert not light + dark, f"axe-core on {name} at {width} px:\n" + "\n".join(
+        [f"light: {line}" for line in light] + [f"dark: {line}" for line in dark]
+    )
+    tab.assert_clean()
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_the_page_fits_the_screen_with_labels_big_targets_readable_type_and_visible_focus(
+    tab, width, name
+):
+    page = tab.page
+    PAGES[name](tab)
+    problems = layout_problems(page, width) + focus_problems(page)
+    assert not problems, f"{name} at {width} px:\n" + "\n".join(problems)
+    tab.assert_clean()
+
+
+def test_dark_mode_turns_the_page_dark(open_tab):
+    light, dark = open_tab(color_scheme="light"), open_tab(color_scheme="dark")
+    luminance = (
+        "() => { const [r, g, b] = getComputedStyle(document.body).backgroundColor"
+        ".match(/\\d+/g).map(Number); return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255; }"
+    )
+    for tab in (light, dark):
+        tab.goto("/")
+    assert light.page.evaluate(luminance) > 0.8
+    assert dark.page.evaluate(luminance) < 0.2
