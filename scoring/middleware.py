@@ -43,10 +43,15 @@ class RequestContextMiddleware:
         return response
 
 
-def _user_id(request: HttpRequest) -> str:
-    """The signed-in user's id if the request already knows it: logging never queries."""
+def _user_id(request: HttpRequest, *, may_query: bool) -> str:
+    """The signed-in user's id; only an error report may look it up in the database."""
     user = request.__dict__.get("user")
     wrapped = getattr(user, "_wrapped", user)
+    if (wrapped is None or wrapped is empty) and user is not None and may_query:
+        try:
+            wrapped = user._wrapped if user.is_authenticated is not None else None
+        except Exception:  # the database may be what failed; the report must still go out
+            return "?"
     if wrapped is not None and wrapped is not empty:
         return str(wrapped.pk) if getattr(wrapped, "is_authenticated", False) else "anonymous"
     session = request.__dict__.get("session")
@@ -72,5 +77,5 @@ class RequestContextFilter(logging.Filter):
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
         record.path = request.path
-        record.user_id = _user_id(request)
+        record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True

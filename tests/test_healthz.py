@@ -1,0 +1,66 @@
+"""/healthz: 200 while the database answers, 503 when it does not; reachable over plain HTTP."""
+
+from __future__ import annotations
+
+import logging
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+from scoring.views import operations
+
+
+@pytest.fixture
+def client(db) -> Client:
+    return Client()
+
+
+def test_it_answers_ok_while_the_database_answers(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.content == b"ok\n"
+    assert response["Content-Type"].startswith("text/plain")
+
+
+def test_it_is_never_cached(client):
+    assert "no-store" in client.get("/healthz")["Cache-Control"]
+
+
+def test_it_answers_503_when_the_database_does_not(client, caplog):
+    broken = mock.patch.object(
+        operations.connection, "cursor", side_effect=OperationalError("connection refused")
+    )
+    with broken, caplog.at_level(logging.ERROR):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert b"database unavailable" in response.content
+    record = next(r for r in caplog.records if r.name == "scoring.views.operations")
+    assert record.path == "/healthz"
+    assert "connection refused" in caplog.text
+
+
+def test_it_answers_503_when_the_query_fails(client):
+    cursor = mock.MagicMock()
+    cursor.__enter__.return_value.execute.side_effect = OperationalError("server closed")
+    with mock.patch.object(operations.connection, "cursor", return_value=cursor):
+        assert client.get("/healthz").status_code == 503
+
+
+def test_a_load_balancer_may_ask_over_plain_http_when_https_is_enforced(db, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    client = Client()
+    assert client.get("/healthz").status_code == 200
+    assert client.head("/healthz").status_code == 200
+    assert client.get("/").status_code == 301  # everything else moves to HTTPS
+
+
+def test_it_only_reads(client):
+    assert client.post("/healthz").status_code == 405
+
+
+def test_it_needs_no_login_and_sets_no_cookie(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert not response.cookies
