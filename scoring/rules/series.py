@@ -110,7 +110,7 @@ class Series:
         self.rules = rules
         self._target = rules.target
         self._memo = defeat_memo(rules)
-        self._totals = [0] * sides
+        self._totals: tuple[int, ...] = (0,) * sides
         self._in_play = tuple(range(sides))
         self._out: list[int] = []
         self._goats: tuple[int, ...] = ()
@@ -151,17 +151,27 @@ class Series:
         if multiplier != 1:
             base = tuple([value * multiplier for value in base])
         totals = self._totals
+        target = self._target
         if len(in_play) == len(totals):  # every side in play: the deal's sides are the series'
             defeat = base
-            for side, value in enumerate(base):
-                if value:
-                    totals[side] += value
+            # Spelled out for two and three sides: this is the engine's innermost loop.
+            first = totals[0] + base[0]
+            second = totals[1] + base[1]
+            if len(base) == 2:
+                totals = (first, second)
+                reached = first >= target or second >= target
+            else:
+                third = totals[2] + base[2]
+                totals = (first, second, third)
+                reached = first >= target or second >= target or third >= target
         else:
             per_side = [0] * len(totals)
             for side, value in zip(in_play, base, strict=True):
                 per_side[side] = value
-                totals[side] += value
             defeat = tuple(per_side)
+            totals = tuple([total + value for total, value in zip(totals, defeat, strict=True)])
+            reached = any(totals[side] >= target for side in in_play)
+        self._totals = totals
 
         eggs = len(points) == 2 and points[0] == points[1]  # deal.is_eggs
         if eggs:
@@ -175,16 +185,11 @@ class Series:
             self._multiplier = 1  # a deal that scores resets the eggs multiplier
 
         went_out: tuple[int, ...] = ()
-        target = self._target
-        for side in in_play:
-            if totals[side] >= target:
-                went_out = self._who_goes_out()
-                if went_out:
-                    self._leave(went_out)
-                break
-        outcome = _new_outcome(
-            number, deal, in_play, defeat, eggs, multiplier, tuple(totals), went_out
-        )
+        if reached:  # some side in play is at or above the target
+            went_out = self._who_goes_out()
+            if went_out:
+                self._leave(went_out)
+        outcome = _new_outcome(number, deal, in_play, defeat, eggs, multiplier, totals, went_out)
         outcomes.append(outcome)
         return outcome
 
@@ -230,7 +235,7 @@ class Series:
     def state(self) -> SeriesState:
         return _new_state(
             self.rules,
-            tuple(self._totals),
+            self._totals,
             self._in_play,
             tuple(self._out),
             self._goats,
