@@ -1,0 +1,55 @@
+"""gunicorn settings (``gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi``; ``make serve``).
+
+Everything a deployment tunes comes from the environment: ``BIND`` (or ``PORT``),
+``WEB_CONCURRENCY`` workers, ``GUNICORN_THREADS``, ``GUNICORN_TIMEOUT`` and
+``FORWARDED_ALLOW_IPS`` (the proxies trusted to say the request came over HTTPS). Sessions and
+the cache live in the database, so any number of workers and servers can share one PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name) or str(default)
+    try:
+        return int(value)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {value!r}") from None
+
+
+wsgi_app = "kozel_site.wsgi:application"
+bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"
+workers = _int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8))
+threads = _int("GUNICORN_THREADS", 1)
+worker_class = "gthread" if threads > 1 else "sync"
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then, staggered, so a slow leak never takes the site down.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 2000)
+max_requests_jitter = max_requests // 10
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms request_id=%({x-request-id}o)s'
+proc_name = "kozel"
+# gunicorn's control socket (for gunicornc) only when asked for: its default path is one per user,
+# which two servers on one machine would fight over.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or "/nonexistent/gunicorn.ctl"
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+
+
+def on_starting(server) -> None:
+    """Before any worker starts: the database cache table exists (creating it is idempotent)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
+    import django
+    from django.core.management import call_command
+    from django.db import connections
+
+    django.setup()
+    call_command("createcachetable", verbosity=0)
+    connections.close_all()  # workers are forked from here: none may share this connection
