@@ -71,14 +71,19 @@ def summary(outcome: rules.DealOutcome, names: list[str]) -> str:
     if outcome.eggs:
         parts.append(_("Eggs! 60:60."))
     naked = set(outcome.naked)
+    two_sides = len(outcome.in_play) == 2  # one loser; with three, a shared top scores too
     for side in outcome.losers:
         values = {"side": names[side], "points": outcome.defeat[side]}
         if outcome.eggs:
             parts.append(_("%(side)s: +%(points)s.") % values)
-        elif side in naked:
+        elif two_sides and side in naked:
             parts.append(_("%(side)s lost naked: +%(points)s.") % values)
-        else:
+        elif two_sides:
             parts.append(_("%(side)s lost: +%(points)s.") % values)
+        elif side in naked:
+            parts.append(_("%(side)s: +%(points)s (naked).") % values)
+        else:
+            parts.append(_("%(side)s: +%(points)s.") % values)
     if outcome.multiplier > 1 and outcome.losers:
         parts.append(_("(×%(multiplier)s for the eggs.)") % {"multiplier": outcome.multiplier})
     for side in outcome.out:

@@ -71,9 +71,15 @@
 
   function setUp(root) {
     (root.querySelectorAll ? root : document).querySelectorAll("form.deal-form").forEach(function (form) {
-      pointsInputs(form).forEach(function (input) {
-        if (input.value !== "") input.classList.remove("computed");
+      // A form shown again (a refusal) holds what was sent: when it adds up to 120, the last
+      // side counts as computed, so changing another side fixes it up again.
+      var inputs = pointsInputs(form), sum = 0, full = inputs.length > 0;
+      inputs.forEach(function (input) {
+        input.classList.remove("computed");
+        var v = number(input);
+        if (v === null || isNaN(v)) full = false; else sum += v;
       });
+      if (full && sum === TOTAL) inputs[inputs.length - 1].classList.add("computed");
       showTricks(form);
     });
     document.querySelectorAll("form.new-game").forEach(setUpNewGame);
