@@ -88,9 +88,15 @@ class Tab:
         assert not self.problems, "the browser saw problems:\n" + "\n".join(self.problems)
 
 
-def axe_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page, one readable line per element."""
-    results = _axe.run(page)
+def axe_violations(page: Page, rules: list[str] | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page, one readable line per element.
+
+    ``rules``: run only these axe rules (say ``["color-contrast"]`` after switching to dark mode).
+    """
+    options: dict = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
+    results = _axe.run(page, options=options)
     lines = []
     for violation in results.response["violations"]:
         if violation["impact"] not in SERIOUS:
@@ -101,11 +107,6 @@ def axe_violations(page: Page) -> list[str]:
                 f" — {node.get('failureSummary', '').strip()}"
             )
     return lines
-
-
-def assert_accessible(page: Page, what: str) -> None:
-    problems = axe_violations(page)
-    assert not problems, f"axe-core on {what}:\n" + "\n".join(problems)
 
 
 def screenshot(page: Page, name: str, width: int) -> Path:
