@@ -120,14 +120,15 @@ def membership_set_role(*, league: League, membership_id: int, role: str) -> Mem
 
 
 @transaction.atomic
-def membership_remove(*, league: League, membership_id: int) -> None:
-    """Take a member out of the league; the last owner cannot be removed."""
+def membership_remove(*, league: League, membership_id: int) -> int:
+    """Take a member out of the league (the last owner cannot be); returns their user id."""
     league = _locked_league(league)
     membership = _membership(league, membership_id)
     if membership.role == Role.OWNER and _owners(league) == 1:
         raise LeagueError(_("The league's last owner cannot be removed."))
     _unlink_players(league, membership.user_id)
     membership.delete()
+    return membership.user_id
 
 
 @transaction.atomic

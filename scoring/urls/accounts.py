@@ -1,3 +1,31 @@
-"""URLs: accounts (filled in by its own issue)."""
+"""URLs: accounts (under /accounts/): sign up, log in and out, password change and reset."""
 
-urlpatterns: list = []
+from django.contrib.auth import views as auth
+from django.urls import path
+
+from scoring.views import accounts
+
+urlpatterns = [
+    path("", accounts.account, name="account"),
+    path("signup/", accounts.signup, name="signup"),
+    path("login/", accounts.LoginView.as_view(), name="login"),
+    path("logout/", auth.LogoutView.as_view(), name="logout"),
+    path("password/", accounts.PasswordChangeView.as_view(), name="password_change"),
+    path("password/done/", auth.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/complete/",
+        auth.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+]

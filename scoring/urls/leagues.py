@@ -1,3 +1,41 @@
-"""URLs: leagues (filled in by its own issue)."""
+"""URLs: leagues, their standings and members, invites, public standings, moving a quick game."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scoring.views import leagues
+
+urlpatterns = [
+    path("leagues/", leagues.league_list, name="league_list"),
+    path("leagues/new/", leagues.league_new, name="league_new"),
+    path("leagues/<int:pk>/", leagues.league_detail, name="league_detail"),
+    path("leagues/<int:pk>/standings/", leagues.league_standings, name="league_standings"),
+    path("leagues/<int:pk>/head-to-head/", leagues.league_head_to_head, name="league_head_to_head"),
+    path("leagues/<int:pk>/members/", leagues.league_members, name="league_members"),
+    path(
+        "leagues/<int:pk>/members/<int:membership_pk>/role/",
+        leagues.membership_role,
+        name="membership_role",
+    ),
+    path(
+        "leagues/<int:pk>/members/<int:membership_pk>/remove/",
+        leagues.membership_remove,
+        name="membership_remove",
+    ),
+    path("leagues/<int:pk>/transfer/", leagues.ownership_transfer, name="ownership_transfer"),
+    path("leagues/<int:pk>/leave/", leagues.league_leave, name="league_leave"),
+    path("leagues/<int:pk>/invite/", leagues.invite_renew, name="invite_renew"),
+    path("leagues/<int:pk>/invite/revoke/", leagues.invite_revoke, name="invite_revoke"),
+    path("leagues/<int:pk>/players/", leagues.league_players, name="league_players"),
+    path(
+        "leagues/<int:pk>/players/<int:player_pk>/link/",
+        leagues.player_link,
+        name="player_link",
+    ),
+    path("leagues/<int:pk>/settings/", leagues.league_settings, name="league_settings"),
+    path("leagues/<int:pk>/share/", leagues.share_renew, name="share_renew"),
+    path("leagues/<int:pk>/share/revoke/", leagues.share_revoke, name="share_revoke"),
+    path("invite/<str:token>/", leagues.league_join, name="league_join"),
+    path("public/<str:token>/", leagues.public_standings, name="public_standings"),
+    path("public/<str:token>/history/", leagues.public_history, name="public_history"),
+    path("series/<int:pk>/move/", leagues.series_move, name="series_move"),
+]

@@ -1,0 +1,179 @@
+"""Forms for leagues, standings filters and accounts: parse what was typed or picked."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring import rules
+from scoring.forms import CUSTOM, PRESET_LABELS, SeriesForm
+from scoring.models import Role
+from scoring.standings import ALL_RULES, StandingsFilter
+
+LEAGUE_NAME_MAX = 80
+
+
+class LeagueForm(forms.Form):
+    """A league's name and its default house rules (a preset or custom settings)."""
+
+    name = forms.CharField(label=_("League name"), max_length=LEAGUE_NAME_MAX)
+    preset = SeriesForm.base_fields["preset"]
+    target = SeriesForm.base_fields["target"]
+    save_line = SeriesForm.base_fields["save_line"]
+    save_line_three = SeriesForm.base_fields["save_line_three"]
+    naked = SeriesForm.base_fields["naked"]
+    eggs = SeriesForm.base_fields["eggs"]
+    ending = SeriesForm.base_fields["ending"]
+
+    RULE_FIELDS = SeriesForm.RULE_FIELDS
+
+    @classmethod
+    def initial_for(cls, name: str, ruleset: rules.Ruleset) -> dict:
+        return {"name": name, "preset": ruleset.preset_name or CUSTOM, **ruleset.to_dict()}
+
+    def rule_fields(self):
+        return [self[name] for name in self.RULE_FIELDS]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(gettext("Give the league a name."))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        preset = data.get("preset")
+        if preset in rules.PRESETS:
+            data["ruleset"] = rules.PRESETS[preset]
+        elif preset == CUSTOM:
+            try:
+                data["ruleset"] = rules.Ruleset(**{name: data[name] for name in self.RULE_FIELDS})
+            except (KeyError, rules.InvalidRuleset):
+                self.add_error("preset", gettext("Check the custom house rules."))
+        return data
+
+
+INVITE_ROLES = [(Role.SCORER.value, Role.SCORER.label), (Role.VIEWER.value, Role.VIEWER.label)]
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Whoever joins by the link becomes"),
+        choices=INVITE_ROLES,
+        initial=Role.SCORER,
+        widget=forms.RadioSelect,
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class MemberForm(forms.Form):
+    """Pick a member (for a transfer of ownership)."""
+
+    membership = forms.TypedChoiceField(label=_("New owner"), coerce=int, choices=[])
+
+    def __init__(self, *args, memberships=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["membership"].choices = [(m.pk, m.user.get_username()) for m in memberships]
+
+
+class PlayerLinkForm(forms.Form):
+    """Which member's account a player is; empty for nobody's."""
+
+    user = forms.TypedChoiceField(
+        label=_("Account"), coerce=int, empty_value=None, required=False, choices=[]
+    )
+
+    def __init__(self, *args, memberships=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].choices = [("", gettext("— nobody —"))] + [
+            (m.user_id, m.user.get_username()) for m in memberships
+        ]
+
+
+class MoveForm(forms.Form):
+    league = forms.TypedChoiceField(label=_("League"), coerce=int, choices=[])
+
+    def __init__(self, *args, leagues=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].choices = [(league.pk, league.name) for league in leagues]
+
+
+class StandingsFilterForm(forms.Form):
+    """A season (from – to, both days included) and a ruleset."""
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    rules = forms.ChoiceField(label=_("House rules"), required=False, choices=[])
+
+    def __init__(self, *args, rulesets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["rules"].choices = [(ALL_RULES, gettext("Any house rules"))] + [
+            (key, ruleset_label(key, ruleset)) for key, ruleset in rulesets
+        ]
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", gettext("The season cannot end before it starts."))
+        return data
+
+    def standings_filter(self) -> StandingsFilter:
+        """The filter the form describes; no filter at all when it is not valid."""
+        if not self.is_valid():
+            return StandingsFilter()
+        data = self.cleaned_data
+        return StandingsFilter(
+            date_from=data.get("date_from"),
+            date_to=data.get("date_to"),
+            ruleset=data.get("rules") or ALL_RULES,
+        )
+
+
+def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
+    if key in PRESET_LABELS:
+        return str(PRESET_LABELS[key])
+    return gettext("Custom: out at %(target)s, eggs %(eggs)s, naked by %(naked)s") % {
+        "target": ruleset.target,
+        "eggs": ruleset.eggs,
+        "naked": ruleset.naked,
+    }
+
+
+class HeadToHeadForm(forms.Form):
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=[])
+    second = forms.TypedChoiceField(label=_("against"), coerce=int, choices=[])
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(player.pk, player.name) for player in players]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", gettext("Pick two different players."))
+        return data
+
+
+class SignupForm(UserCreationForm):
+    """A username and a password; an e-mail address only to reset a forgotten password."""
+
+    email = forms.EmailField(
+        label=_("E-mail (optional)"),
+        required=False,
+        help_text=_("Only used to send you a link if you forget your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")

@@ -1,0 +1,447 @@
+"""Leagues: the list, a league's page, standings, head to head, members, players and settings,
+invites and share links, public standings, and moving a quick game into a league.
+
+Every league page wants a logged-in member: an anonymous visitor is sent to log in, an outsider
+gets 404, a role too small for the action gets 403 (``access.league_for``). A change the league
+refuses (``LeagueError``) answers 422 with the reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import league_selectors, leagues, rules, standings
+from scoring.access import SESSION_LINKS, league_for, series_access
+from scoring.league_forms import (
+    HeadToHeadForm,
+    InviteForm,
+    LeagueForm,
+    MemberForm,
+    MoveForm,
+    PlayerLinkForm,
+    RoleForm,
+    StandingsFilterForm,
+)
+from scoring.leagues import LeagueError
+from scoring.models import League, Membership, Role, Series
+
+UNPROCESSABLE = 422
+
+
+def _roles(role: str) -> dict:
+    return {
+        "role": role,
+        "role_label": Role(role).label,
+        "is_owner": role == Role.OWNER,
+        "can_score": role in (Role.OWNER, Role.SCORER),
+    }
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+# The league list and a new league ------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def league_list(request: HttpRequest) -> HttpResponse:
+    memberships = league_selectors.user_memberships(request.user)
+    return render(request, "scoring/leagues/list.html", {"memberships": memberships})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_new(request: HttpRequest) -> HttpResponse:
+    status = 200
+    if request.method == "POST":
+        form = LeagueForm(request.POST)
+        if form.is_valid():
+            league = leagues.league_create(
+                name=form.cleaned_data["name"],
+                user=request.user,
+                ruleset=form.cleaned_data["ruleset"],
+            )
+            messages.success(request, _("League created. Invite the others from Members."))
+            return redirect(_safe_next(request) or league.get_absolute_url())
+        status = UNPROCESSABLE
+    else:
+        form = LeagueForm(initial=LeagueForm.initial_for("", rules.PRESETS["classic"]))
+    context = {"form": form, "next": _safe_next(request) or ""}
+    return render(request, "scoring/leagues/new.html", context, status=status)
+
+
+# A league's pages ---------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    page = league_selectors.series_page(league, request.GET.get("page"))
+    context = {"league": league, "page": page, **_roles(role)}
+    template = "scoring/leagues/detail.html"
+    if request.htmx:
+        template += "#series-list"
+    return render(request, template, context)
+
+
+def _standings_page(
+    request: HttpRequest, league: League, template: str, context: dict
+) -> HttpResponse:
+    form = StandingsFilterForm(
+        request.GET or None, rulesets=standings.ruleset_choices(league), auto_id="filter_%s"
+    )
+    status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
+    table = standings.league_standings(league, form.standings_filter())
+    context = {"league": league, "filter_form": form, "standings": table, **context}
+    if request.htmx:
+        template += "#standings"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def league_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role))
+
+
+@login_required
+@require_GET
+def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    players = league_selectors.league_players(league)
+    data = request.GET if "first" in request.GET else None
+    form = HeadToHeadForm(data, players=players)
+    filter_form = StandingsFilterForm(
+        data, rulesets=standings.ruleset_choices(league), auto_id="filter_%s"
+    )
+    result = None
+    status = 200
+    if form.is_bound:
+        if form.is_valid() and filter_form.is_valid():
+            by_id = {player.pk: player for player in players}
+            result = standings.head_to_head(
+                league,
+                filter_form.standings_filter(),
+                by_id[form.cleaned_data["first"]],
+                by_id[form.cleaned_data["second"]],
+            )
+        else:
+            status = UNPROCESSABLE
+    context = {
+        "league": league,
+        "form": form,
+        "filter_form": filter_form,
+        "result": result,
+        **_roles(role),
+    }
+    return render(request, "scoring/leagues/head_to_head.html", context, status=status)
+
+
+# Members, invites, ownership -----------------------------------------------------------------
+
+
+def _members_page(
+    request: HttpRequest,
+    league: League,
+    role: str,
+    *,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    memberships = league_selectors.league_memberships(league)
+    others = [m for m in memberships if m.user_id != request.user.pk]
+    context = {
+        "league": league,
+        "memberships": memberships,
+        "roles": Role.choices,
+        "invite_form": InviteForm(initial={"role": league.invite_role}),
+        "transfer_form": MemberForm(memberships=others),
+        "error": error,
+        **_roles(role),
+    }
+    return render(request, "scoring/leagues/members.html", context, status=status)
+
+
+@login_required
+@require_GET
+def league_members(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    return _members_page(request, league, role)
+
+
+@login_required
+@require_POST
+def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        error = _("Choose owner, scorer or viewer.")
+        return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
+    try:
+        leagues.membership_set_role(
+            league=league, membership_id=membership_pk, role=form.cleaned_data["role"]
+        )
+    except LeagueError as error:
+        return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    messages.success(request, _("Role changed."))
+    return redirect("league_members", league.pk)
+
+
+@login_required
+@require_POST
+def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    try:
+        user_id = leagues.membership_remove(league=league, membership_id=membership_pk)
+    except LeagueError as error:
+        return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    if user_id == request.user.pk:
+        messages.success(request, _("You left the league."))
+        return redirect("league_list")
+    messages.success(request, _("Member removed."))
+    return redirect("league_members", league.pk)
+
+
+@login_required
+@require_POST
+def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    others = [
+        m for m in league_selectors.league_memberships(league) if m.user_id != request.user.pk
+    ]
+    form = MemberForm(request.POST, memberships=others)
+    if not form.is_valid():
+        error = _("Choose the member who takes over.")
+        return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
+    try:
+        leagues.ownership_transfer(
+            league=league, user=request.user, membership_id=form.cleaned_data["membership"]
+        )
+    except LeagueError as error:
+        return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    messages.success(request, _("Ownership handed over; you are a scorer now."))
+    return redirect("league_members", league.pk)
+
+
+@login_required
+@require_POST
+def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    try:
+        leagues.league_leave(league=league, user=request.user)
+    except LeagueError as error:
+        return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    messages.success(request, _("You left %(league)s.") % {"league": league.name})
+    return redirect("league_list")
+
+
+@login_required
+@require_POST
+def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        error = _("Choose whether the link makes scorers or viewers.")
+        return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
+    leagues.invite_renew(league=league, role=form.cleaned_data["role"])
+    messages.success(request, _("A new invite link is ready; the old one no longer works."))
+    return redirect("league_members", league.pk)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    league, _role = league_for(request, pk, Role.OWNER)
+    leagues.invite_revoke(league=league)
+    messages.success(request, _("The invite link no longer works."))
+    return redirect("league_members", league.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def league_join(request: HttpRequest, token: str) -> HttpResponse:
+    """An invite link: shows the league and, for a logged-in visitor, a button to join."""
+    league = get_object_or_404(League, invite_token=token)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            leagues.league_join(token=token, user=request.user)
+        except LeagueError as error:
+            messages.error(request, str(error))
+            return redirect("league_list")
+        messages.success(request, _("Welcome to %(league)s.") % {"league": league.name})
+        return redirect(league)
+    member = (
+        request.user.is_authenticated
+        and Membership.objects.filter(league=league, user=request.user).exists()
+    )
+    context = {"league": league, "member": member, "token": token}
+    return render(request, "scoring/leagues/join.html", context)
+
+
+# Players ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def league_players(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    return _players_page(request, league, role)
+
+
+def _players_page(
+    request: HttpRequest, league: League, role: str, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    players = league_selectors.league_players(league)
+    memberships = league_selectors.league_memberships(league) if role == Role.OWNER else []
+    context = {
+        "league": league,
+        "players": players,
+        "members": [(m.user_id, m.user.get_username()) for m in memberships],
+        "error": error,
+        **_roles(role),
+    }
+    return render(request, "scoring/leagues/players.html", context, status=status)
+
+
+@login_required
+@require_POST
+def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    form = PlayerLinkForm(request.POST, memberships=league_selectors.league_memberships(league))
+    if not form.is_valid():
+        error = _("Choose a member of the league, or nobody.")
+        return _players_page(request, league, role, error=error, status=UNPROCESSABLE)
+    try:
+        leagues.player_link_user(
+            league=league, player_id=player_pk, user_id=form.cleaned_data["user"]
+        )
+    except LeagueError as error:
+        return _players_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    messages.success(request, _("Player updated."))
+    return redirect("league_players", league.pk)
+
+
+# Settings: name, house rules, the public share link ----------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    status = 200
+    if request.method == "POST":
+        form = LeagueForm(request.POST)
+        if form.is_valid():
+            leagues.league_update_rules(
+                league=league, ruleset=form.cleaned_data["ruleset"], name=form.cleaned_data["name"]
+            )
+            messages.success(request, _("Saved. New series start with these house rules."))
+            return redirect(league)
+        status = UNPROCESSABLE
+    else:
+        form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+    context = {"league": league, "form": form, **_roles(role)}
+    return render(request, "scoring/leagues/settings.html", context, status=status)
+
+
+def _league_rules(league: League) -> rules.Ruleset:
+    try:
+        return rules.Ruleset.from_dict(league.rules)
+    except rules.InvalidRuleset:
+        return rules.PRESETS["classic"]
+
+
+@login_required
+@require_POST
+def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    league, _role = league_for(request, pk, Role.OWNER)
+    leagues.share_renew(league=league)
+    messages.success(request, _("The standings have a new public link; the old one is off."))
+    return redirect(reverse("league_settings", args=[league.pk]) + "#share")
+
+
+@login_required
+@require_POST
+def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    league, _role = league_for(request, pk, Role.OWNER)
+    leagues.share_revoke(league=league)
+    messages.success(request, _("The standings are no longer public."))
+    return redirect(reverse("league_settings", args=[league.pk]) + "#share")
+
+
+# Public standings --------------------------------------------------------------------------
+
+
+@require_GET
+def public_standings(request: HttpRequest, token: str) -> HttpResponse:
+    league = get_object_or_404(League, share_token=token)
+    context = {"token": token, "public": True}
+    return _standings_page(request, league, "scoring/leagues/public_standings.html", context)
+
+
+@require_GET
+def public_history(request: HttpRequest, token: str) -> HttpResponse:
+    league = get_object_or_404(League, share_token=token)
+    page = league_selectors.series_page(league, request.GET.get("page"))
+    context = {"league": league, "page": page, "token": token, "public": True}
+    template = "scoring/leagues/public_history.html"
+    if request.htmx:
+        template += "#series-list"
+    return render(request, template, context)
+
+
+# Moving a quick game into a league ---------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def series_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move a quick game whose score link this browser holds into one of the user's leagues."""
+    series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
+    access = series_access(request, series)
+    if series.league_id is None and not access.can_manage:
+        raise PermissionDenied(_("Only whoever holds the scoring link can move this game."))
+    choices = league_selectors.scoring_leagues(request.user)
+    form = MoveForm(request.POST or None, leagues=choices)
+    status = 200
+    error = ""
+    if series.league_id is not None:
+        error = _("This series already belongs to %(league)s.") % {"league": series.league.name}
+        status = UNPROCESSABLE if request.method == "POST" else 200
+    elif request.method == "POST":
+        if form.is_valid():
+            league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
+            token = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
+            try:
+                leagues.series_move_to_league(
+                    series=series, league=league, user=request.user, score_token=token
+                )
+            except LeagueError as refused:
+                error = str(refused)
+            else:
+                messages.success(
+                    request, _("The game now belongs to %(league)s.") % {"league": league.name}
+                )
+                return redirect(series)
+        status = UNPROCESSABLE
+    context = {"series": series, "form": form, "leagues": choices, "error": error}
+    return render(request, "scoring/leagues/move.html", context, status=status)
