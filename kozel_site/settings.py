@@ -114,6 +114,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Ids beyond 64 bits and NUL characters in the path are a 404, not a database error.
+    "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
 ]

@@ -1,4 +1,6 @@
-"""Request context for logs: every record written while a request is served names the request.
+"""Request context for logs, and a guard against path arguments that cannot name anything.
+
+Every record written while a request is served names the request.
 
 ``RequestContextMiddleware`` gives each request an id (the proxy's ``X-Request-ID`` when it is a
 sane one, else a new one), echoes it in the response, and keeps the request in a context
@@ -14,10 +16,11 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import empty
 
 REQUEST_ID_HEADER = "X-Request-ID"
+BIGGEST_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 _current: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
 
@@ -79,3 +82,25 @@ class RequestContextFilter(logging.Filter):
         record.path = request.path
         record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True
+
+
+class PathArgumentsMiddleware:
+    """404 for a URL whose id or token cannot name a row, before any view queries with it.
+
+    ``<int:pk>`` accepts any number of digits, and a database refuses a number beyond 64 bits
+    (SQLite raises OverflowError); PostgreSQL refuses a NUL character in a string. Either would
+    be a server error in whatever view got it; no id or token of ours looks like that.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, int) and not -BIGGEST_ID <= value <= BIGGEST_ID:
+                raise Http404("No such page.")
+            if isinstance(value, str) and "\x00" in value:
+                raise Http404("No such page.")

@@ -6,11 +6,11 @@ import logging
 
 import pytest
 from django.conf import settings as django_settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import include, path
 
-from scoring.middleware import REQUEST_ID_HEADER, RequestContextFilter
+from scoring.middleware import REQUEST_ID_HEADER, PathArgumentsMiddleware, RequestContextFilter
 from tests.conftest import make_user
 
 
@@ -74,3 +74,19 @@ def test_records_outside_a_request_get_placeholders():
     record = logging.LogRecord("scoring", logging.INFO, __file__, 1, "hello", None, None)
     assert RequestContextFilter().filter(record)
     assert (record.request_id, record.method, record.path, record.user_id) == ("-",) * 4
+
+
+def test_an_id_beyond_64_bits_in_the_path_is_not_found(client, db):
+    assert client.get(f"/series/{2**63}/").status_code == 404
+    assert client.post(f"/series/{10**30}/deals/", {}).status_code == 404
+
+
+def test_ids_within_64_bits_reach_the_view():
+    guard = PathArgumentsMiddleware(lambda request: HttpResponse())
+    assert guard.process_view(HttpRequest(), boom, (), {"pk": 2**63 - 1, "token": "ab"}) is None
+    with pytest.raises(Http404):
+        guard.process_view(HttpRequest(), boom, (), {"pk": 2**63})
+
+
+def test_a_nul_character_in_a_path_token_is_not_found(client, db):
+    assert client.get("/join/abc%00def/").status_code == 404
