@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browsing import DESKTOP, PHONE, VIEWPORTS, Tab
 
@@ -32,7 +33,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Generous on a busy 2-core CI machine; a passing assertion returns as soon as it holds.
 TIMEOUT_MS = 10_000
+expect.set_options(timeout=TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(config, items):
