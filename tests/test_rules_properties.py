@@ -204,7 +204,7 @@ def test_a_refused_deal_leaves_the_series_as_it_was(played, junk):
 # --- one deal ------------------------------------------------------------------------------------
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data(), rulesets, st.integers(1, 10))
 def test_a_two_side_deal_that_is_not_eggs_charges_one_side_two_four_or_six(data, rules, times):
     deal = data.draw(deals(2).filter(lambda deal: not deal.is_eggs))
@@ -273,7 +273,7 @@ def test_every_three_way_split_avoiding_1_and_119_is_accepted_and_the_rest_refus
                 assert Deal(points, tricks).points == points
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-200, 300), min_size=2, max_size=3))
 def test_any_whole_numbers_are_accepted_exactly_when_they_are_a_possible_split(points):
     possible = (
@@ -290,7 +290,7 @@ def test_any_whole_numbers_are_accepted_exactly_when_they_are_a_possible_split(p
         assert deal.points == tuple(points)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.one_of(near_points, garbage), st.one_of(near_tricks, garbage))
 def test_a_deal_is_judged_the_same_whether_typed_as_a_tuple_or_a_list(points, tricks):
     as_list = list(points) if isinstance(points, tuple) else points
@@ -307,7 +307,7 @@ def test_a_deal_is_judged_the_same_whether_typed_as_a_tuple_or_a_list(points, tr
 # --- garbage in: only ever InvalidDeal out -------------------------------------------------------
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.one_of(near_points, garbage), st.one_of(near_tricks, garbage))
 def test_garbage_given_to_deal_only_ever_raises_invalid_deal(points, tricks):
     try:
@@ -319,7 +319,7 @@ def test_garbage_given_to_deal_only_ever_raises_invalid_deal(points, tricks):
         assert all(type(number) is int for number in deal.points)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.one_of(near_points, garbage),
     st.one_of(near_tricks, garbage),
@@ -335,7 +335,7 @@ def test_garbage_given_to_score_deal_only_ever_raises_invalid_deal(points, trick
         assert all(type(value) is int and value >= 0 for value in score.defeat)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.one_of(st.integers(-1, 5), garbage),
     st.one_of(st.lists(st.one_of(near_points, garbage), max_size=5), garbage),

@@ -258,7 +258,7 @@ def replay(
     ``sides`` is the number of sides (2 or 3) or a sequence with one entry per side. A deal may
     be a ``Deal`` or just its points. Raises ``InvalidDeal`` naming the first deal that cannot be
     added (bad input, the wrong number of sides, or a deal after the series is over), and
-    ``InvalidDeal`` too when ``sides`` is not two or three sides or ``deals`` is not a sequence.
+    ``InvalidDeal`` too when ``sides`` is not two or three sides or ``deals`` cannot be iterated.
     """
     series = Series(_side_count(sides), rules=rules)
     try:
