@@ -16,11 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from scoring import leagues
 from scoring.models import Series
 from tests.browser.browsing import Tab, axe_violations, screenshot
-from tests.conftest import record, start_series
+from tests.browser.data import a_league, finished, played
+from tests.conftest import make_user, record, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -39,25 +42,6 @@ def main_page(name: str):
         return open_page
 
     return register
-
-
-def played(series: Series) -> Series:
-    """A series with an eggs deal, a naked deal and ordinary ones, still in progress."""
-    for points, tricks in [
-        ((60, 60), None),
-        ((0, 120), (False, True)),
-        ((40, 80), None),
-        ((100, 20), None),
-    ]:
-        record(series, points, tricks)
-    return series
-
-
-def finished(series: Series) -> Series:
-    """Side 0 loses deals until it is out: the goat screen."""
-    while not series.finished:
-        record(series, (20, 100))
-    return series
 
 
 def join(tab: Tab, series: Series, *, watch: bool = False) -> None:
@@ -129,6 +113,81 @@ def _deal_edit(tab: Tab) -> None:
     series = played(start_series())
     join(tab, series)
     tab.goto(f"/series/{series.pk}/deals/2/edit/")
+
+
+@main_page("login")
+def _login(tab: Tab) -> None:
+    tab.goto(reverse("login"))
+
+
+@main_page("signup")
+def _signup(tab: Tab) -> None:
+    tab.goto(reverse("signup"))
+
+
+@main_page("account")
+def _account(tab: Tab) -> None:
+    tab.login(make_user("olga"))
+    tab.goto(reverse("account"))
+
+
+@main_page("leagues")
+def _leagues(tab: Tab) -> None:
+    owner = make_user("olga")
+    a_league(owner, series=1)
+    a_league(owner, name="Dacha summer", series=0)
+    tab.login(owner)
+    tab.goto(reverse("league_list"))
+
+
+def _league_page(tab: Tab, name: str) -> None:
+    league = a_league()
+    tab.login(league.memberships.get().user)
+    tab.goto(reverse(name, args=[league.pk]))
+
+
+@main_page("league")
+def _league(tab: Tab) -> None:
+    _league_page(tab, "league_detail")
+
+
+@main_page("standings")
+def _standings(tab: Tab) -> None:
+    _league_page(tab, "league_standings")
+
+
+@main_page("head-to-head")
+def _head_to_head(tab: Tab) -> None:
+    _league_page(tab, "league_head_to_head")
+
+
+@main_page("members")
+def _members(tab: Tab) -> None:
+    _league_page(tab, "league_members")
+
+
+@main_page("players")
+def _players(tab: Tab) -> None:
+    _league_page(tab, "league_players")
+
+
+@main_page("league-settings")
+def _league_settings(tab: Tab) -> None:
+    league = leagues.share_renew(league=a_league(series=0))
+    tab.login(league.memberships.get().user)
+    tab.goto(reverse("league_settings", args=[league.pk]))
+
+
+@main_page("public-standings")
+def _public_standings(tab: Tab) -> None:
+    league = leagues.share_renew(league=a_league())
+    tab.goto(reverse("public_standings", args=[league.share_token]))
+
+
+@main_page("public-history")
+def _public_history(tab: Tab) -> None:
+    league = leagues.share_renew(league=a_league())
+    tab.goto(reverse("public_history", args=[league.share_token]))
 
 
 # What the page checks run in the browser. Each returns a list of readable problems.

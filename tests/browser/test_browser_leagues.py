@@ -1,0 +1,66 @@
+"""League journeys in a real browser, at phone and desktop size: log in, standings, public link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.data import a_league
+from tests.conftest import PASSWORD, make_user
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_member_logs_in_reads_the_standings_and_shares_them_with_a_logged_out_phone(open_tab):
+    owner = make_user("olga")
+    league = a_league(owner)
+    member = open_tab()
+    page = member.page
+
+    # Log in through the form, from the link in the header.
+    member.goto("/")
+    page.get_by_role("link", name="Log in").click()
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+    # Leagues → the league → its standings.
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Leagues").click()
+    page.get_by_role("link", name=re.compile("Thursday club")).click()
+    expect(page.get_by_role("heading", name="Thursday club", level=1)).to_be_visible()
+    expect(page.locator(".series-list li")).to_have_count(league.series.count())
+    page.get_by_role("navigation", name="League").get_by_role("link", name="Standings").click()
+    players = page.get_by_role("table", name="Players")
+    expect(players).to_be_visible()
+    expect(page.locator(".standings .summary")).to_contain_text("4 finished series")
+    names = players.locator("tbody th[scope=row]")
+    expect(names).to_have_count(6)
+    expect(page.get_by_role("table", name=re.compile("Partnerships"))).to_be_visible()
+
+    # Settings → share the standings → the public link.
+    page.get_by_role("navigation", name="League").get_by_role("link", name="Settings").click()
+    page.get_by_role("button", name="Share the standings").click()
+    link = page.get_by_label("Public link")
+    expect(link).to_have_value(re.compile(r"/public/[\w-]+/$"))
+    public_url = link.input_value()
+    league.refresh_from_db()
+    assert public_url.endswith(f"/public/{league.share_token}/")
+
+    # A phone that has never logged in opens the link: standings, no account needed.
+    stranger = open_tab()
+    stranger.page.goto(public_url)
+    expect(stranger.page.get_by_role("heading", name="Thursday club", level=1)).to_be_visible()
+    expect(stranger.page.get_by_role("table", name="Players").locator("tbody tr")).to_have_count(6)
+    expect(stranger.page.get_by_role("button", name="Log out")).to_have_count(0)
+    expect(stranger.page.get_by_role("link", name="Settings")).to_have_count(0)
+    stranger.page.get_by_role("link", name="Series", exact=True).click()
+    expect(stranger.page.locator(".series-list li")).to_have_count(league.series.count())
+    # The public list shows series without links into the scoreboards.
+    expect(stranger.page.locator(".series-list a")).to_have_count(0)
+
+    # The member pages stay closed to that phone: it is sent to log in.
+    stranger.goto(f"/leagues/{league.pk}/standings/")
+    expect(stranger.page).to_have_url(re.compile(r"/accounts/login/\?next="))
