@@ -185,7 +185,7 @@ def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChar
 
     bars = []
     x_ticks = []
-    every = max(1, -(-len(months) // 8))  # at most eight month labels
+    every = max(1, -(-len(months) // 5))  # at most five month labels: they must not touch
     for index, month in enumerate(months):
         x = left + slot * index + (slot - width) / 2
         name = date_format(month.month, "M Y")

@@ -1,3 +1,15 @@
-"""URLs: history (filled in by its own issue)."""
+"""URLs: history, score sheets, player records and exports."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from scoring.views import history
+
+urlpatterns = [
+    path("history/", history.history_list, name="history"),
+    path("history/export.json", history.history_export_json, name="history_export_json"),
+    path("history/export.csv", history.history_export_csv, name="history_export_csv"),
+    path("series/<int:pk>/sheet/", history.series_sheet, name="series_sheet"),
+    path("series/<int:pk>/export.csv", history.series_export_csv, name="series_export_csv"),
+    path("series/<int:pk>/export.json", history.series_export_json, name="series_export_json"),
+    path("players/<int:pk>/", history.player_detail, name="player_detail"),
+]

@@ -1,0 +1,196 @@
+"""History pages: past series, a series' score sheet, a player's record, and exports.
+
+Each page is built from a base queryset of series (what the request may see) by functions that
+take that base as an argument, so a league's shared page can serve the same views over the
+league's series. Every page costs the same number of queries whatever the size of the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from scoring import history, records, selectors
+from scoring.access import SeriesAccess, league_for, series_access
+from scoring.charts import results_chart
+from scoring.exports import export_json, history_csv, series_csv
+from scoring.models import Deal, DealEvent, Player, Series
+from scoring.sheets import sheet_build
+
+UNPROCESSABLE = 422
+RECENT = 10
+BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic names)
+
+
+def _filters(
+    request: HttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
+) -> history.HistoryFilterForm:
+    league = request.GET.get("league", "")
+    if league.isdigit() and int(league) not in {pk for pk, _name in leagues}:
+        league_for(request, int(league))  # 404 for a league the user is not in
+    return history.HistoryFilterForm(
+        request.GET or None, players=history.player_choices(players), leagues=leagues
+    )
+
+
+def history_response(
+    request: HttpRequest,
+    *,
+    base: QuerySet[Series],
+    players: QuerySet[Player],
+    leagues: Sequence[tuple[int, str]] = (),
+    context: dict | None = None,
+) -> HttpResponse:
+    """The history page over ``base``: filters, one page of rows, links to older and newer."""
+    form = _filters(request, players=players, leagues=leagues)
+    page = None
+    status = 200
+    if form.is_bound and not form.is_valid():
+        status = UNPROCESSABLE
+    else:
+        data = form.cleaned_data if form.is_bound else {}
+        try:
+            page = history.history_page(
+                history.history_filter(base, data),
+                before=data.get("before"),
+                after=data.get("after"),
+            )
+        except history.StaleCursor:
+            form.add_error(None, _("That page of the history is gone; start from the newest."))
+            status = UNPROCESSABLE
+    template = "scoring/history/list.html"
+    if request.htmx:
+        template += "#results"
+    return render(
+        request, template, {"form": form, "page": page, **(context or {})}, status=status
+    )
+
+
+@require_GET
+def history_list(request: HttpRequest) -> HttpResponse:
+    return history_response(
+        request,
+        base=selectors.visible_series(request),
+        players=history.visible_players(request),
+        leagues=history.member_leagues(request),
+    )
+
+
+def _export_filtered(request: HttpRequest) -> QuerySet[Series] | HttpResponse:
+    """The visible series narrowed by the history's filters, or the page with its errors."""
+    form = _filters(
+        request,
+        players=history.visible_players(request),
+        leagues=history.member_leagues(request),
+    )
+    if form.is_bound and not form.is_valid():
+        return render(
+            request, "scoring/history/list.html", {"form": form, "page": None}, status=UNPROCESSABLE
+        )
+    data = form.cleaned_data if form.is_bound else {}
+    return history.history_filter(selectors.visible_series(request), data)
+
+
+def _download(pieces: Iterable[str], content_type: str, filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(pieces, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _with_bom(pieces: Iterable[str]) -> Iterable[str]:
+    yield BOM
+    yield from pieces
+
+
+@require_GET
+def history_export_json(request: HttpRequest) -> HttpResponse:
+    series = _export_filtered(request)
+    if isinstance(series, HttpResponse):
+        return series
+    pieces = export_json(series, secrets=False)
+    return _download(pieces, "application/json; charset=utf-8", "kozel-history.json")
+
+
+@require_GET
+def history_export_csv(request: HttpRequest) -> HttpResponse:
+    series = _export_filtered(request)
+    if isinstance(series, HttpResponse):
+        return series
+    pieces = _with_bom(history_csv(series))
+    return _download(pieces, "text/csv; charset=utf-8", "kozel-history.csv")
+
+
+def _access(request: HttpRequest, pk: int) -> SeriesAccess:
+    try:
+        series = selectors.series_with_seats(pk)
+    except Series.DoesNotExist:
+        raise Http404("No such series.") from None
+    return series_access(request, series)
+
+
+def sheet_response(request: HttpRequest, series: Series, **context) -> HttpResponse:
+    """The score sheet of a series the request may see (seats prefetched)."""
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    events = DealEvent.objects.filter(series=series).select_related("actor")
+    sheet = sheet_build(series, rows, events.order_by("created_at", "pk"))
+    return render(
+        request,
+        "scoring/history/sheet.html",
+        {"sheet": sheet, "series": series, "board": sheet.board, **context},
+    )
+
+
+@require_GET
+def series_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    access = _access(request, pk)
+    return sheet_response(request, access.series, access=access)
+
+
+@require_GET
+def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    series = _access(request, pk).series
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    pieces = _with_bom(series_csv(series, rows))
+    return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
+
+
+@require_GET
+def series_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+    series = _access(request, pk).series
+    pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
+    return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
+
+
+def _chart_labels() -> dict[str, str]:
+    return {
+        "won": _("%(month)s: %(count)s won"),
+        "goat": _("%(month)s: %(count)s as the goat"),
+        "other": _("%(month)s: %(count)s neither"),
+    }
+
+
+def player_response(
+    request: HttpRequest, player: Player, *, base: QuerySet[Series], **context
+) -> HttpResponse:
+    """A player's record over ``base`` (the series the request may see)."""
+    record = records.player_record(player, base)
+    recent = history.history_page(base.filter(seats__player=player), size=RECENT)
+    chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
+    return render(
+        request,
+        "scoring/history/player.html",
+        {"player": player, "record": record, "recent": recent, "chart": chart, **context},
+    )
+
+
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
+    if not history.player_visible(request, player):
+        raise Http404("No such player.")
+    return player_response(request, player, base=selectors.visible_series(request))
