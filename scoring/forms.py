@@ -43,6 +43,14 @@ STALE = _("This form is out of date: reload the page and enter the deal again.")
 MAX_SIDES = 3
 
 
+def rules_note(ruleset: rules.Ruleset, *, sides: int) -> str:
+    """The house rules a scoreboard reminds of below it, in words: eggs, naked, the end."""
+    parts = [EGGS_LABELS[ruleset.eggs], NAKED_LABELS[ruleset.naked]]
+    if sides == 3:
+        parts.append(ENDING_LABELS[ruleset.ending])
+    return " · ".join(str(part) for part in parts)
+
+
 def engine_message(error: rules.InvalidDeal) -> str:
     """The engine's message in the current language."""
     return error.render(gettext)

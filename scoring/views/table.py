@@ -32,6 +32,7 @@ from scoring.forms import (
     SeriesForm,
     UndoForm,
     engine_message,
+    rules_note,
     series_initial,
 )
 from scoring.models import Deal, League, Role, Series, new_token
@@ -90,6 +91,7 @@ def _render_board(
         "form": form,
         "notice": notice,
         "goat_title": goat_title(board) if board.state.finished else "",
+        "rules_note": rules_note(board.state.rules, sides=board.sides_count),
     }
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
@@ -170,7 +172,7 @@ def series_new(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "league": league,
-        "again": again is not None,
+        "again_dealer": initial[f"player_{initial['first_dealer']}"] if again else "",
         "known_names": sorted({p.name for p in known[:200]}, key=str.casefold),
         "shapes": SHAPES,
     }

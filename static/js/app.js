@@ -154,10 +154,17 @@
     var status = event.detail.xhr.status;
     var target = null;
     if (status === 200) target = root.querySelector("form.deal-form input[data-points]");
-    else if (status === 422) target = root.querySelector("form.deal-form [aria-invalid=true]") || root.querySelector(".errors, .notice");
+    else if (status === 422) {
+      var trickError = root.querySelector("form.deal-form fieldset.tricks .error");
+      target = root.querySelector("form.deal-form [aria-invalid=true]") ||
+        (trickError && trickError.parentNode.querySelector("input[type=radio]")) ||
+        root.querySelector(".errors, .notice");
+    }
     else if (status === 409) target = root.querySelector(".notice");
     if (!target) return;
     if (!target.matches("input")) target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: status === 200 });
+    target.focus({ preventScroll: true });
+    // What went wrong is shown in the middle of the screen, with its question and message.
+    if (status !== 200 && target.scrollIntoView) target.scrollIntoView({ block: "center" });
   });
 })();
