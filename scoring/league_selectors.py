@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from scoring.models import League, Membership, Player, Role, Series
 from scoring.selectors import with_seats
 
-SERIES_PER_PAGE = 20
+SERIES_PER_PAGE = 10
 
 
 def user_memberships(user) -> list[Membership]:

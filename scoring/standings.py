@@ -22,9 +22,12 @@ from scoring.modes import Mode
 from scoring.ratings import Rating, series_ratings
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "1"
+SNAPSHOT_FORMAT = "2"
 #: Snapshots kept per league (one per filter recently looked at).
 SNAPSHOTS_KEPT = 12
+#: Partnerships shown: the best of those that played at least a few series together.
+PAIRS_SHOWN = 10
+PAIR_MIN_SERIES = 3
 ALL_RULES = ""
 
 
@@ -222,18 +225,21 @@ def compute(league: League, flt: StandingsFilter) -> dict:
                 rating.series if rating else 0,
             ]
         )
-    pairs = [
-        [
-            row["player_id"],
-            row["partner_id"],
-            row["played"],
-            row["won"],
-            row["goats"],
-            row["defeat"],
-        ]
-        for row in pair_counts(league, flt)
-    ]
-    return {"players": players, "pairs": pairs}
+    return {"players": players, "pairs": best_pairs(pair_counts(league, flt))}
+
+
+PAIR_FIELDS = ("player_id", "partner_id", "played", "won", "goats", "defeat")
+
+
+def best_pairs(rows: list[dict[str, int]]) -> list[list[int]]:
+    """The partnerships worth a table: best win rate first, among pairs with a few series.
+
+    A league of 200 players has thousands of pairs that met once; only the best few are kept,
+    from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
+    """
+    regular = [row for row in rows if row["played"] >= PAIR_MIN_SERIES] or rows
+    regular.sort(key=lambda row: (-row["won"] / row["played"], -row["played"], row["player_id"]))
+    return [[row[name] for name in PAIR_FIELDS] for row in regular[:PAIRS_SHOWN]]
 
 
 def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
@@ -301,7 +307,6 @@ def league_standings(league: League, flt: StandingsFilter) -> Standings:
         )
         for first, second, played, won, goats, defeat in data["pairs"]
     ]
-    pairs.sort(key=lambda row: (-row.won / row.played, -row.played, row.first, row.second))
     return Standings(series=data["series"], players=players, pairs=pairs)
 
 

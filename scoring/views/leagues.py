@@ -35,6 +35,8 @@ from scoring.leagues import LeagueError
 from scoring.models import League, Membership, Role, Series
 
 UNPROCESSABLE = 422
+#: Rows of the standings shown at first; "everyone" shows them all.
+PLAYERS_SHOWN = 20
 
 
 def _roles(role: str) -> dict:
@@ -109,7 +111,17 @@ def _standings_page(
     )
     status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
     table = standings.league_standings(league, form.standings_filter())
-    context = {"league": league, "filter_form": form, "standings": table, **context}
+    everyone = request.GET.get("everyone") == "1"
+    shown = table.players if everyone else table.players[:PLAYERS_SHOWN]
+    context = {
+        "league": league,
+        "filter_form": form,
+        "standings": table,
+        "players": shown,
+        "everyone": everyone,
+        "hidden_players": len(table.players) - len(shown),
+        **context,
+    }
     if request.htmx:
         template += "#standings"
     return render(request, template, context, status=status)

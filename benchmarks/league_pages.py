@@ -1,0 +1,223 @@
+"""Benchmark of the league pages: the demo league (about 150,000 deals) against a 100-deal one.
+
+Builds, or reuses when they are already there, two SQLite databases under /tmp: the demo league
+(``scoring.demo``: 200 players, 5,000 series) and the same generator stopped after 100 deals.
+Each size runs in its own process (one ``DATABASE_URL`` each), logged in as the league's owner
+through Django's test client, and times every page: the median of several requests after one
+warm-up request. The standings are also timed "cold", right after their stored snapshot was
+dropped, as the first view after a series ends would be.
+
+Prints, per page, both times and the ratio demo / small (the goal is at most 1.5). It never
+asserts a speed.
+
+Run with ``make bench`` or ``.venv/bin/python benchmarks/league_pages.py [--rebuild]``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASES = {
+    "demo": Path("/tmp/kozel_bench_league_demo.sqlite3"),
+    "small": Path("/tmp/kozel_bench_league_100.sqlite3"),
+}
+REPEATS = 15
+GOAL = 1.5
+
+
+def _setup_django(size: str) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{DATABASES[size]}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+def _fallback_generate(*, series: int, max_deals: int | None) -> None:
+    """A minimal league through the services, for when ``scoring.demo`` is not there."""
+    import random
+
+    from django.contrib.auth import get_user_model
+
+    from scoring import rules, services
+    from scoring.models import League, Membership, Role
+
+    rng = random.Random(7)
+    owner = get_user_model().objects.create_user("demo")
+    league = League.objects.create(name="Demo club")
+    Membership.objects.create(league=league, user=owner, role=Role.OWNER)
+    players = services.players_resolve(
+        names=[f"Player {n}" for n in range(60)], league=league, known=None
+    )
+    deals = 0
+    for _ in range(series):
+        seated = rng.sample(players, 4)
+        started = services.series_start(
+            mode="teams",
+            players=seated,
+            first_dealer=0,
+            ruleset=rules.PRESETS["classic"],
+            league=league,
+        )
+        number = 1
+        while not started.finished and (max_deals is None or deals < max_deals):
+            first = rng.choice((0, 30, 40, 60, 70, 90, 120))
+            points = (first, 120 - first)
+            tricks = (first > 0 or rng.random() < 0.5, first < 120 or rng.random() < 0.5)
+            started = services.deal_record(
+                series_id=started.pk, number=number, points=points, tricks=tricks
+            ).series
+            number += 1
+            deals += 1
+        if max_deals is not None and deals >= max_deals:
+            break
+
+
+def build(size: str, rebuild: bool) -> str:
+    """Make the database for ``size`` unless it is there; say what it holds."""
+    path = DATABASES[size]
+    if rebuild and path.exists():
+        path.unlink()
+    _setup_django(size)
+    from django.core.management import call_command
+
+    from scoring.models import Deal, League, Series
+
+    call_command("migrate", verbosity=0)
+    if not League.objects.filter(name="Demo club").exists():
+        started = time.perf_counter()
+        max_deals = None if size == "demo" else 100
+        try:
+            from scoring.demo import demo_generate
+        except ImportError:
+            _fallback_generate(series=1000 if size == "demo" else 100, max_deals=max_deals)
+            how = "fallback generator"
+        else:
+            if size == "demo":
+                demo_generate()
+            else:
+                demo_generate(max_deals=max_deals)
+            how = "scoring.demo"
+        print(f"  built {path} with {how} in {time.perf_counter() - started:.0f} s", flush=True)
+    return (
+        f"{Series.objects.count():,} series, {Deal.objects.count():,} deals "
+        f"in {League.objects.count()} league(s)"
+    )
+
+
+def measure(size: str) -> dict[str, float]:
+    """Median seconds per page for the league of the database ``size``."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from scoring import leagues
+    from scoring.models import League, Player, StandingsSnapshot
+
+    setup_test_environment()
+    league = League.objects.get(name="Demo club")
+    if not league.share_token:
+        league = leagues.share_renew(league=league)
+    owner = get_user_model().objects.get(username="demo")
+    client = Client()
+    client.force_login(owner)
+    first, second = Player.objects.filter(league=league).order_by("pk")[:2]
+    pages = {
+        "league page": f"/leagues/{league.pk}/",
+        "standings": f"/leagues/{league.pk}/standings/",
+        "standings, one season": f"/leagues/{league.pk}/standings/"
+        "?date_from=2024-01-01&date_to=2024-12-31&rules=",
+        "public standings": f"/public/{league.share_token}/",
+        "public history": f"/public/{league.share_token}/history/",
+        "head to head": f"/leagues/{league.pk}/head-to-head/?first={first.pk}&second={second.pk}",
+        "members": f"/leagues/{league.pk}/members/",
+    }
+    results = {}
+    for url in pages.values():
+        client.get(url)  # templates compiled, snapshots stored
+    # Cold: the first view after a series ended recomputes the snapshot (ratings included).
+    cold, cold_cpu = [], []
+    for _ in range(3):
+        StandingsSnapshot.objects.filter(league=league).delete()
+        started, started_cpu = time.perf_counter(), time.process_time()
+        client.get(pages["standings"])
+        cold.append(time.perf_counter() - started)
+        cold_cpu.append(time.process_time() - started_cpu)
+    results["standings, cold"] = statistics.median(cold)
+    results["standings, cold (CPU)"] = statistics.median(cold_cpu)
+    for name, url in pages.items():
+        response = client.get(url)  # warm-up
+        if response.status_code != 200:
+            raise SystemExit(f"{name}: {url} answered {response.status_code}")
+        wall, cpu = [], []
+        for _ in range(REPEATS):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            client.get(url)
+            wall.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+        results[name] = statistics.median(wall)
+        results[f"{name} (CPU)"] = statistics.median(cpu)
+    return results
+
+
+def child(size: str, rebuild: bool) -> None:
+    holds = build(size, rebuild)
+    print(json.dumps({"holds": holds, "times": measure(size)}))
+
+
+def main() -> None:
+    rebuild = "--rebuild" in sys.argv
+    found = {}
+    for size in ("small", "demo"):
+        print(f"{size}: preparing {DATABASES[size]} ...", flush=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", size, *(["--rebuild"] if rebuild else [])],
+            check=False,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        if done.returncode != 0:
+            print(done.stdout, done.stderr, sep="\n")
+            raise SystemExit(f"{size}: the measuring process failed")
+        lines = done.stdout.strip().splitlines()
+        for line in lines[:-1]:
+            print(line)
+        found[size] = json.loads(lines[-1])
+        print(f"{size}: {found[size]['holds']}")
+    print()
+    print("Median of", REPEATS, "requests; wall-clock, then this process's CPU time (steadier")
+    print("when other programs load the machine). Ratio = demo / 100 deals.")
+    print()
+    header = f"{'page':<22} {'100 deals':>10} {'demo':>10} {'ratio':>6} {'CPU ratio':>10}"
+    print(f"{header}  goal <= {GOAL}")
+    times = {size: found[size]["times"] for size in found}
+    for name, small in times["small"].items():
+        if name.endswith("(CPU)"):
+            continue
+        demo = times["demo"][name]
+        ratio = demo / small
+        cpu_key = f"{name} (CPU)"
+        cpu_ratio = times["demo"].get(cpu_key, demo) / max(times["small"].get(cpu_key, small), 1e-9)
+        flag = "" if min(ratio, cpu_ratio) <= GOAL else "  over the goal"
+        print(
+            f"{name:<22} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms "
+            f"{ratio:>6.2f} {cpu_ratio:>10.2f}{flag}"
+        )
+
+
+if __name__ == "__main__":
+    if "--child" in sys.argv:
+        child(sys.argv[sys.argv.index("--child") + 1], "--rebuild" in sys.argv)
+    else:
+        main()
