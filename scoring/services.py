@@ -203,6 +203,17 @@ def series_rematch(*, series: Series, user=None) -> Series:
     )
 
 
+@transaction.atomic
+def series_link_renew(*, series: Series, link: str) -> Series:
+    """A new scoring or watching link for a series: whoever held the old one is locked out."""
+    if link not in ("score", "watch"):
+        raise ValueError(f"there is no {link!r} link")
+    field = f"{link}_token"
+    setattr(series, field, new_token())
+    series.save(update_fields=[field])
+    return series
+
+
 def deal_record(
     *,
     series_id: int,

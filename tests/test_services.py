@@ -392,3 +392,13 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
                 pass  # refused: nothing changed, which the next check also covers
             assert_stored_matches_replay(series)
         transaction.set_rollback(True)
+
+
+def test_renewing_a_link_replaces_only_that_token(quick_series):
+    score, watch = quick_series.score_token, quick_series.watch_token
+    services.series_link_renew(series=quick_series, link="watch")
+    quick_series.refresh_from_db()
+    assert quick_series.score_token == score
+    assert quick_series.watch_token not in (watch, score)
+    with pytest.raises(ValueError):
+        services.series_link_renew(series=quick_series, link="both")

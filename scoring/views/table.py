@@ -35,7 +35,7 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
-from scoring.models import Deal, League, Role, Series, new_token
+from scoring.models import Deal, League, Role, Series
 from scoring.modes import SHAPES
 from scoring.scoreboard import Scoreboard, build, goat_title
 
@@ -363,10 +363,7 @@ def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_board(
             request, access, notice=_("Choose a link to renew."), status=UNPROCESSABLE
         )
-    series = access.series
-    field = f"{which}_token"
-    setattr(series, field, new_token())
-    series.save(update_fields=[field])
+    series = services.series_link_renew(series=access.series, link=which)
     if which == "score" and series.league_id is None:
         remember_link(request, series, series.score_token)
     messages.success(request, _("The old link no longer works; share the new one."))
