@@ -1,0 +1,100 @@
+"""The live view: a spectator's phone polls, and sees each new deal within one poll.
+
+The scoreboard of a watcher polls ``/series/<pk>/live/?version=<v>`` every three seconds. While
+nothing changed the answer is an empty 204 from a couple of small queries, whatever the series'
+length; once a deal is recorded it is the fresh scoreboard, carrying the new version.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import client_with_link, record
+from tests.league_fixtures import fast_passwords, logged_in
+
+pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+
+HTMX = {"HX-Request": "true"}
+
+
+def live_url(series, version=None) -> str:
+    series.refresh_from_db()
+    return f"/series/{series.pk}/live/?version={series.version if version is None else version}"
+
+
+def polled_version(html: str) -> int:
+    match = re.search(r'hx-get="/series/\d+/live/\?version=(\d+)" hx-trigger="every 3s"', html)
+    assert match, "the scoreboard does not poll"
+    return int(match.group(1))
+
+
+def test_a_spectators_scoreboard_polls_and_has_no_deal_form(quick_series):
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    html = watcher.get(f"/series/{quick_series.pk}/").content.decode()
+    quick_series.refresh_from_db()
+    assert polled_version(html) == quick_series.version
+    assert 'name="entry_key"' not in html
+
+
+def test_nothing_new_is_an_empty_204(quick_series):
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    response = watcher.get(live_url(quick_series), headers=HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+@pytest.mark.parametrize("deals", [1, 20])
+def test_nothing_new_costs_the_same_few_queries_however_long_the_series(
+    quick_series, deals, django_assert_max_num_queries
+):
+    for _ in range(deals):
+        record(quick_series, [60, 60], [True, True])  # eggs: nobody scores, the series goes on
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    url = live_url(quick_series)
+    with django_assert_max_num_queries(3):  # session, then the series' version and tokens
+        assert watcher.get(url, headers=HTMX).status_code == 204
+
+
+def test_a_new_deal_reaches_the_spectator_at_the_next_poll(quick_series):
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    url = live_url(quick_series)
+    assert watcher.get(url, headers=HTMX).status_code == 204
+    scorer = client_with_link(quick_series)
+    page = scorer.get(f"/series/{quick_series.pk}/").content.decode()
+    key = re.search(r'name="entry_key" value="([^"]+)"', page).group(1)
+    recorded = scorer.post(
+        f"/series/{quick_series.pk}/deals/", {"number": 1, "entry_key": key, "points_0": "35"}
+    )
+    assert recorded.status_code == 302
+    fresh = watcher.get(url, headers=HTMX)
+    html = fresh.content.decode()
+    assert fresh.status_code == 200
+    assert 'id="scoreboard"' in html and "<html" not in html  # the fragment, not a page
+    assert '<span class="pts">35</span>' in html and '<span class="pts">85</span>' in html
+    quick_series.refresh_from_db()
+    assert polled_version(html) == quick_series.version  # the next poll is a 204 again
+    assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 204
+
+
+def test_a_league_viewer_sees_new_deals_live_too(league_series, viewer):
+    client = logged_in(viewer)
+    url = live_url(league_series)
+    assert client.get(url, headers=HTMX).status_code == 204
+    record(league_series, [100, 20])
+    fresh = client.get(url, headers=HTMX)
+    assert fresh.status_code == 200
+    assert '<span class="pts">100</span>' in fresh.content.decode()
+
+
+def test_a_revoked_watch_link_stops_the_live_view(quick_series):
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    owner = client_with_link(quick_series)
+    owner.post(f"/series/{quick_series.pk}/links/", {"link": "watch"})
+    assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 404
+
+
+def test_strangers_get_nothing_from_the_live_view(quick_series, outsider):
+    assert logged_in(outsider).get(live_url(quick_series)).status_code == 404
+    assert logged_in(None).get(live_url(quick_series)).status_code == 404
