@@ -38,7 +38,9 @@ def test_a_member_logs_in_reads_the_standings_and_shares_them_with_a_logged_out_
     expect(page.locator(".standings .summary")).to_contain_text("4 finished series")
     names = players.locator("tbody th[scope=row]")
     expect(names).to_have_count(6)
-    expect(page.get_by_role("table", name=re.compile("Partnerships"))).to_be_visible()
+    expect(
+        page.get_by_role("table", name=re.compile("partnerships", re.IGNORECASE))
+    ).to_be_visible()
 
     # Settings → share the standings → the public link.
     page.get_by_role("navigation", name="League").get_by_role("link", name="Settings").click()

@@ -115,6 +115,31 @@ def _deal_edit(tab: Tab) -> None:
     tab.goto(f"/series/{series.pk}/deals/2/edit/")
 
 
+@main_page("history")
+def _history(tab: Tab) -> None:
+    join(tab, finished(played(start_series())))
+    join(tab, played(start_series(names=("Anna", "Dasha", "Vera", "Egor"))))
+    join(tab, start_series(mode="three", names=("Anna", "Boris", "Vera")))
+    tab.goto(reverse("history"))
+
+
+@main_page("series-sheet")
+def _series_sheet(tab: Tab) -> None:
+    series = finished(played(start_series()))
+    join(tab, series)
+    tab.goto(reverse("series_sheet", args=[series.pk]))
+
+
+@main_page("player")
+def _player(tab: Tab) -> None:
+    for names in [("Anna", "Boris", "Vera", "Gleb"), ("Anna", "Dasha", "Vera", "Egor")]:
+        join(tab, finished(played(start_series(names=names))))
+    series = played(start_series())
+    join(tab, series)
+    anna = series.seats.get(position=0).player
+    tab.goto(reverse("player_detail", args=[anna.pk]))
+
+
 @main_page("login")
 def _login(tab: Tab) -> None:
     tab.goto(reverse("login"))
@@ -227,10 +252,14 @@ SMALL_TEXT = """(min) => {
     const el = walker.currentNode.parentElement;
     if (!walker.currentNode.textContent.trim() || seen.has(el)) continue;
     seen.add(el);
-    if (!el.checkVisibility() || el.closest(".visually-hidden")) continue;
-    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (!el.checkVisibility() || el.closest(".visually-hidden, title, desc")) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    // SVG text is drawn at the scale of its picture: a chart shrunk to a phone shrinks it too.
+    const ctm = el.closest("svg") && el.getScreenCTM();
+    if (ctm) size *= Math.hypot(ctm.a, ctm.b);
     const text = el.textContent.trim().slice(0, 30);
-    if (size < min) problems.push(`${el.tagName}.${el.className} "${text}" is ${size}px`);
+    const what = `${el.tagName.toLowerCase()}.${el.getAttribute("class") || ""}`;
+    if (size < min - 0.05) problems.push(`${what} "${text}" is ${size.toFixed(1)}px`);
   }
   return problems;
 }"""
