@@ -264,7 +264,7 @@ class _League:
     def evening(self, start: datetime, last: bool) -> None:
         rng = self.rng
         taken: set[int] = set()
-        for table in range(rng.randint(2, 5)):
+        for table in range(max(1, min(rng.randint(2, 5), len(self.players) // 4))):
             mode = _pick(rng, MODES)
             players = self.table(SHAPES[mode].seats, taken)
             ruleset = rules.Ruleset(

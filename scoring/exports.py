@@ -60,6 +60,8 @@ from scoring.scoreboard import build
 FORMAT = "kozel-scores"
 VERSION = 1
 BATCH = 200  # series per round of queries when exporting
+MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
+MAX_ID = 2**63 - 1  # primary keys are 64-bit
 DERIVED = ("deal_count", "totals", "finished", "winner_side", "goat_sides", "eggs", "multiplier")
 
 
@@ -344,7 +346,7 @@ class _Check:
     def has(self, key: str) -> bool:
         return key in self.data
 
-    def integer(self, key: str, *, low: int = 0, high: int | None = None, null=False) -> int | None:
+    def integer(self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null=False) -> int | None:
         value = self.data.get(key)
         if value is None and null:
             return None
@@ -352,7 +354,7 @@ class _Check:
             raise self.refuse(
                 _("%(key)s must be a whole number from %(low)s.") % {"key": key, "low": low}
             )
-        if high is not None and value > high:
+        if value > high:
             raise self.refuse(_("%(key)s must be at most %(high)s.") % {"key": key, "high": high})
         return value
 
@@ -424,6 +426,8 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
 
 class _Importer:
     def __init__(self, document: Any) -> None:
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            raise ImportRefused(_("This is not a Kozel scores export."))
         top = _Check(document, _("the file"))
         if top.data.get("format") != FORMAT:
             raise ImportRefused(_("This is not a Kozel scores export."))
@@ -448,7 +452,7 @@ class _Importer:
         name = check.data.get(key)
         if name is None:
             return None
-        if name not in self.usernames:
+        if not isinstance(name, str) or name not in self.usernames:
             raise check.refuse(
                 _("%(key)s names a user missing from the users list.") % {"key": key}
             )
@@ -458,7 +462,7 @@ class _Importer:
         league_ids: set[int] = set()
         for raw in self.top.items("leagues"):
             check = _Check(raw, _("a league"))
-            pk = check.integer("id", low=1)
+            pk = check.integer("id", low=1, high=MAX_ID)
             check = _Check(raw, _("league %(id)s") % {"id": pk})
             if pk in league_ids:
                 raise check.refuse(_("the id appears twice."))
@@ -494,12 +498,12 @@ class _Importer:
         player_ids: set[int] = set()
         for raw in self.top.items("players"):
             check = _Check(raw, _("a player"))
-            pk = check.integer("id", low=1)
+            pk = check.integer("id", low=1, high=MAX_ID)
             check = _Check(raw, _("player %(id)s") % {"id": pk})
             if pk in player_ids:
                 raise check.refuse(_("the id appears twice."))
             player_ids.add(pk)
-            league = check.integer("league", low=1, null=True)
+            league = check.integer("league", low=1, high=MAX_ID, null=True)
             if league is not None and league not in league_ids:
                 raise check.refuse(_("its league is not in the file."))
             player = Player(
@@ -514,7 +518,7 @@ class _Importer:
         series_ids: set[int] = set()
         for raw in self.top.items("series"):
             check = _Check(raw, _("a series"))
-            pk = check.integer("id", low=1)
+            pk = check.integer("id", low=1, high=MAX_ID)
             if pk in series_ids:
                 raise ImportRefused(_("series %(id)s: the id appears twice.") % {"id": pk})
             series_ids.add(pk)
@@ -524,11 +528,11 @@ class _Importer:
     def read_series(self, raw: dict, pk: int) -> dict[str, Any]:
         check = _Check(raw, _("series %(id)s") % {"id": pk})
         mode = raw.get("mode")
-        if mode not in SHAPES:
+        if not isinstance(mode, str) or mode not in SHAPES:
             raise check.refuse(_("mode is not a game this site knows."))
         shape = SHAPES[mode]
         ruleset = check.ruleset("rules")
-        league = check.integer("league", low=1, null=True)
+        league = check.integer("league", low=1, high=MAX_ID, null=True)
         if league is not None and league not in self.league_ids:
             raise check.refuse(_("its league is not in the file."))
         series = Series(
@@ -547,7 +551,7 @@ class _Importer:
         if self.secrets:
             series.score_token = check.text("score_token", longest=64, null=True)
             series.watch_token = check.text("watch_token", longest=64, null=True)
-        rematch_of = check.integer("rematch_of", low=1, null=True)
+        rematch_of = check.integer("rematch_of", low=1, high=MAX_ID, null=True)
         created_by = self.user(check, "created_by")
 
         seats_raw = check.items("seats")
@@ -605,7 +609,7 @@ class _Importer:
             inner = _Check(item, check.where)
             position = inner.integer("position")
             side = inner.integer("side")
-            player = inner.integer("player", low=1)
+            player = inner.integer("player", low=1, high=MAX_ID)
             if player not in self.player_ids:
                 raise check.refuse(_("a seat's player is not in the file."))
             if player in seen_players:

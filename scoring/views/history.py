@@ -66,9 +66,7 @@ def history_response(
     template = "scoring/history/list.html"
     if request.htmx:
         template += "#results"
-    return render(
-        request, template, {"form": form, "page": page, **(context or {})}, status=status
-    )
+    return render(request, template, {"form": form, "page": page, **(context or {})}, status=status)
 
 
 @require_GET

@@ -1,0 +1,126 @@
+"""A player's record: series, goats, deals, naked deals, eggs, narrow saves, partners, streaks."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from scoring import rules
+from scoring.models import Player, Series
+from scoring.records import player_record, streaks
+from tests.conftest import start_series
+from tests.history_fixtures import LONG, finished_series, play_deals
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Lena", "Misha", "Nina", "Pavel")  # Lena and Nina against Misha and Pavel
+
+
+def player(name: str) -> Player:
+    return Player.objects.get(name=name)
+
+
+@pytest.fixture
+def evening(league):
+    """Three series of one league: Lena's side the goat, then the other side with eggs, then one
+    still being played."""
+    first = finished_series(goat=0, names=NAMES, league=league)
+    second = finished_series(goat=1, names=NAMES, league=league, eggs=True)
+    third = start_series(names=NAMES, league=league)
+    now = timezone.now()
+    for age, series in enumerate((third, second, first)):
+        Series.objects.filter(pk=series.pk).update(created_at=now - timedelta(hours=age))
+    return first, second, third
+
+
+def test_series_figures_come_from_the_stored_goat_and_winner(evening):
+    record = player_record(player("Lena"), Series.objects.all())
+    assert (record.series_played, record.series_finished, record.in_progress) == (3, 2, 1)
+    assert (record.series_won, record.goats, record.goats_with_eggs) == (1, 1, 0)
+    misha = player_record(player("Misha"), Series.objects.all())
+    assert (misha.series_won, misha.goats, misha.goats_with_eggs) == (1, 1, 1)
+
+
+def test_only_the_series_given_are_counted(evening):
+    first, _second, _third = evening
+    record = player_record(player("Lena"), Series.objects.filter(pk=first.pk))
+    assert (record.series_played, record.series_won, record.goats) == (1, 0, 1)
+    assert record.deals.played == 6
+    assert record.best_partner is None  # never won together in this series
+    nobody = player_record(player("Lena"), Series.objects.none())
+    assert nobody.series_played == 0 and nobody.deals.played == 0
+
+
+def test_the_best_partner_and_the_toughest_opponent_are_counted_by_series(evening):
+    record = player_record(player("Lena"), Series.objects.all())
+    assert record.best_partner.name == "Nina"
+    assert (record.best_partner.series, record.best_partner.count) == (3, 1)
+    assert record.toughest_opponent.name == "Misha"  # level with Pavel; the name decides
+    assert (record.toughest_opponent.series, record.toughest_opponent.count) == (3, 1)
+
+
+def test_the_streak_counts_finished_series_without_being_the_goat(evening):
+    record = player_record(player("Lena"), Series.objects.all())
+    assert (record.current_streak, record.best_streak) == (1, 1)
+    misha = player_record(player("Misha"), Series.objects.all())
+    assert (misha.current_streak, misha.best_streak) == (0, 1)
+
+
+def test_streaks_are_runs_without_the_goat_oldest_first():
+    assert streaks([]) == (0, 0)
+    assert streaks([False, False, True, False]) == (1, 2)
+    assert streaks([True, False, False, False, True]) == (0, 3)
+
+
+def test_deal_figures_come_from_replaying_the_deals_with_the_engine(league):
+    series = start_series(names=NAMES, league=league, ruleset=LONG)
+    play_deals(
+        series,
+        [
+            (31, 89),  # Lena's side loses with exactly the save line: a narrow save
+            (30, 90),  # loses by 4
+            ((0, 120), (False, True)),  # naked
+            (60, 60),  # eggs: neither won nor lost
+            (89, 31),  # won
+            ((0, 120), (True, True)),  # 0 points with a trick: 4, not naked (classic)
+        ],
+    )
+    tally = player_record(player("Lena"), Series.objects.all()).deals
+    assert (tally.played, tally.won, tally.lost) == (6, 1, 4)
+    assert (tally.naked, tally.eggs, tally.narrow_saves) == (1, 1, 1)
+    other = player_record(player("Misha"), Series.objects.all()).deals
+    assert (other.played, other.won, other.lost, other.narrow_saves) == (6, 4, 1, 1)
+
+
+def test_a_doubled_deal_after_eggs_is_still_naked_or_a_narrow_save(league):
+    ruleset = rules.Ruleset(target=999, eggs="double-next")
+    series = start_series(names=NAMES, league=league, ruleset=ruleset)
+    play_deals(series, [(60, 60), (31, 89), (60, 60), ((0, 120), (False, True))])
+    tally = player_record(player("Lena"), Series.objects.all()).deals
+    assert (tally.lost, tally.narrow_saves, tally.naked, tally.eggs) == (2, 1, 1, 2)
+
+
+def test_three_players_save_at_their_own_save_line(league):
+    series = start_series(mode="three", names=("Lena", "Misha", "Nina"), league=league,
+                          ruleset=LONG)  # fmt: skip
+    play_deals(series, [(21, 50, 49), (31, 60, 29)])
+    lena = player_record(player("Lena"), Series.objects.all()).deals
+    assert (lena.played, lena.lost, lena.narrow_saves) == (2, 2, 1)
+    nina = player_record(player("Nina"), Series.objects.all()).deals
+    assert (nina.lost, nina.narrow_saves) == (2, 0)
+    misha = player_record(player("Misha"), Series.objects.all()).deals
+    assert (misha.won, misha.lost) == (2, 0)
+
+
+def test_results_are_counted_per_month_oldest_first(league):
+    months = [datetime(2025, 1, 15, 20), datetime(2025, 1, 20, 20), datetime(2025, 3, 2, 20)]
+    for goat, when in zip((0, 1, 0), months, strict=True):
+        series = finished_series(goat=goat, names=NAMES, league=league)
+        Series.objects.filter(pk=series.pk).update(created_at=timezone.make_aware(when))
+    record = player_record(player("Lena"), Series.objects.all())
+    assert [(m.month, m.played, m.won, m.goat) for m in record.months] == [
+        (date(2025, 1, 1), 2, 1, 1),
+        (date(2025, 3, 1), 1, 0, 1),
+    ]
