@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext
@@ -13,6 +15,9 @@ from scoring.models import Role
 from scoring.standings import ALL_RULES, StandingsFilter
 
 LEAGUE_NAME_MAX = 80
+# A season's ends stay well inside what every database and time zone can represent.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2100, 12, 31)
 
 
 class LeagueForm(forms.Form):
@@ -122,6 +127,11 @@ class StandingsFilterForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for name in ("date_from", "date_to"):
+            day = data.get(name)
+            if day and not FIRST_DAY <= day <= LAST_DAY:
+                self.add_error(name, gettext("Pick a day between 1900 and 2100."))
+                data.pop(name, None)
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", gettext("The season cannot end before it starts."))

@@ -169,6 +169,8 @@ def test_a_filtered_standings_request_from_htmx_gets_the_fragment(league, viewer
     [
         "date_from=yesterday",
         "date_from=2025-02-01&date_to=2025-01-01",
+        "date_to=9999-12-31",
+        "date_from=0001-01-01",
         "rules=no-such-rules",
     ],
 )
