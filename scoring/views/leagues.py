@@ -106,8 +106,11 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _standings_page(
     request: HttpRequest, league: League, template: str, context: dict
 ) -> HttpResponse:
+    filtering = any(name in request.GET for name in StandingsFilterForm.base_fields)
     form = StandingsFilterForm(
-        request.GET or None, rulesets=standings.ruleset_choices(league), auto_id="filter_%s"
+        request.GET if filtering else None,
+        rulesets=standings.ruleset_choices(league),
+        auto_id="filter_%s",
     )
     status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
     table = standings.league_standings(league, form.standings_filter())
