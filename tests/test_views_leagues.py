@@ -457,7 +457,7 @@ def test_only_leagues_where_the_user_scores_are_offered(quick_series, league, vi
 PAGES = [
     "/leagues/{pk}/",
     "/leagues/{pk}/standings/",
-    "/leagues/{pk}/standings/?date_from=2000-01-01&date_to=2999-12-31&rules=classic",
+    "/leagues/{pk}/standings/?date_from=2000-01-01&date_to=2099-12-31&rules=classic",
     "/leagues/{pk}/head-to-head/?first={a}&second={b}",
     "/leagues/{pk}/members/",
     "/leagues/{pk}/players/",
