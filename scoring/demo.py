@@ -216,6 +216,7 @@ class _League:
         self.events_made = 0
         self.pending: list[_Planned] = []
         self.progress: Callable[[str], None] | None = None
+        self.deal_caps: Sequence[int] | None = None
 
     def setup(self, league_name: str, password: str | None) -> League:
         rng = self.rng
@@ -308,6 +309,9 @@ class _League:
         stop_after = None
         if last_evening or rng.random() < 0.01:  # still being played, or abandoned
             stop_after = rng.randint(0, 25)
+        if self.deal_caps is not None and self.series_made < len(self.deal_caps):
+            cap = self.deal_caps[self.series_made]
+            stop_after = cap if stop_after is None else min(stop_after, cap)
         if self.max_deals is not None:
             left = self.max_deals - self.deals_made
             stop_after = left if stop_after is None else min(stop_after, left)
@@ -436,11 +440,14 @@ def demo_generate(
     league_name: str = LEAGUE_NAME,
     password: str | None = None,
     progress: Callable[[str], None] | None = None,
+    deal_caps: Sequence[int] | None = None,
 ) -> DemoSummary:
     """Fill the database with a league of ``players`` and ``series`` played through the engine.
 
     ``max_deals`` stops the season once that many deals are played (the last series is then
-    still in progress). Raises ``ValueError`` if a league with this name already exists.
+    still in progress); ``deal_caps`` stops the n-th series after ``deal_caps[n]`` deals (a
+    benchmark's small database). Raises ``ValueError`` if a league with this name already
+    exists.
     """
     if League.objects.filter(name=league_name).exists():
         raise ValueError(f"a league named {league_name!r} already exists")
@@ -448,6 +455,7 @@ def demo_generate(
         raise ValueError("a league needs at least four players for a table of four")
     state = _League(seed=seed, players=players, series=series, max_deals=max_deals)
     state.progress = progress
+    state.deal_caps = deal_caps
     with transaction.atomic():
         league = state.setup(league_name, password)
         day = START
