@@ -28,6 +28,8 @@ from scoring.models import League, Membership, Player, Seat, Series
 from scoring.modes import Mode
 
 PAGE_SIZE = 20
+FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
+MAX_ID = 2**63 - 1
 CUSTOM = "custom"
 FINISHED = "finished"
 PLAYING = "playing"
@@ -130,8 +132,12 @@ class HistoryFilterForm(forms.Form):
         ],
         error_messages={"invalid_choice": _("Pick finished or in progress.")},
     )
-    before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    after = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    before = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
+    after = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
+    )
 
     FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
 
@@ -151,6 +157,11 @@ class HistoryFilterForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in ("start", "end"):
+            day = data.get(name)
+            if day and not FIRST_YEAR <= day.year <= LAST_YEAR:
+                self.add_error(name, gettext("Pick a date between the years 1900 and 9998."))
+                data.pop(name, None)
         start, end = data.get("start"), data.get("end")
         if start and end and start > end:
             self.add_error("end", gettext("The end date comes before the start date."))

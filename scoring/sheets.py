@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.charts import LineChart, defeat_chart
 from scoring.history import rules_label
@@ -103,7 +103,9 @@ def sheet_build(series: Series, rows: list[Deal], events: Iterable[DealEvent]) -
     if board.state.finished:
         result = goat_title(board)
     else:
-        result = _("In progress after %(count)s deals.") % {"count": len(rows)}
+        result = ngettext(
+            "In progress after %(count)s deal.", "In progress after %(count)s deals.", len(rows)
+        ) % {"count": len(rows)}
     return Sheet(
         board=board,
         chart=chart,

@@ -99,6 +99,12 @@ def test_a_deal_cap_stops_the_season_at_exactly_that_many_deals():
     assert_stored_matches_replay(last)
 
 
+def test_deal_caps_stop_each_series_early():
+    demo_generate(seed=6, players=8, series=3, deal_caps=(5, 2, 0))
+    lengths = list(Series.objects.order_by("created_at", "pk").values_list("deal_count", flat=True))
+    assert lengths == [5, 2, 0]
+
+
 def test_players_have_russian_and_english_names():
     demo_generate(seed=9, players=40, series=5)
     names = list(Player.objects.values_list("name", flat=True))

@@ -68,7 +68,8 @@ def test_the_league_filter_is_for_members_only(league, viewer, outsider):
 def test_a_malformed_filter_is_answered_422_with_a_reason(league, viewer):
     client = logged_in(viewer)
     for query in ("start=yesterday", "mode=poker", "player=abc", "before=x", "status=maybe",
-                  "start=2025-05-02&end=2025-05-01", "before=99999"):  # fmt: skip
+                  "start=2025-05-02&end=2025-05-01", "before=99999", "end=9999-12-31",
+                  "start=0001-01-01", "before=99999999999999999999999", "after=-3"):  # fmt: skip
         response = client.get(f"/history/?{query}")
         assert response.status_code == 422, query
         assert 'role="alert"' in html(response)
@@ -209,6 +210,7 @@ def test_downloads_honour_the_filters_and_refuse_bad_ones(league, viewer):
     data = json.loads(body(client.get("/history/export.json?mode=duel")))
     assert [item["id"] for item in data["series"]] == [duel.pk]
     assert client.get("/history/export.csv?start=never").status_code == 422
+    assert client.get("/history/export.json?end=9999-12-31").status_code == 422
 
 
 # --- A constant number of queries ----------------------------------------------------------------
