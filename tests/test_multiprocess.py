@@ -265,3 +265,22 @@ def test_the_cache_is_shared_between_processes(environment, servers):
     )
     read = f"from django.core.cache import cache; print(cache.get({key!r}))"
     assert manage(environment, "shell", "-v0", "-c", read).strip() == "shared"
+
+
+def test_static_files_are_served_compressed_with_hashed_names_and_cached_for_good(servers):
+    first, _second = servers
+    status, _headers, page = Browser().get(first, "/")
+    assert status == 200
+    stylesheet = re.search(r'href="(/static/css/app\.[0-9a-f]{12}\.css)"', page)
+    assert stylesheet, "pages link the stylesheet by its hashed name"
+    connection = http.client.HTTPConnection("127.0.0.1", first, timeout=REQUEST_TIMEOUT)
+    try:
+        headers = {"Accept-Encoding": "gzip", "X-Forwarded-Proto": "https"}
+        connection.request("GET", stylesheet.group(1), headers=headers)
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    assert response.status == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in response.headers["Cache-Control"]
