@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import rules
 from scoring.forms import CUSTOM, PRESET_LABELS, SeriesForm
 from scoring.models import Role
-from scoring.standings import ALL_RULES, StandingsFilter
+from scoring.standings import ALL_RULES, StandingsFilter, ruleset_from_key
 
 LEAGUE_NAME_MAX = 80
 # A season's ends stay well inside what every database and time zone can represent.
@@ -109,7 +109,11 @@ class MoveForm(forms.Form):
 
 
 class StandingsFilterForm(forms.Form):
-    """A season (from – to, both days included) and a ruleset."""
+    """A season (from – to, both days included) and a ruleset.
+
+    Any well-formed ruleset key is accepted (a ruleset nobody played finds no series); the list
+    to pick from is set with ``offer_rulesets``, from what the league played.
+    """
 
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -117,13 +121,24 @@ class StandingsFilterForm(forms.Form):
     date_to = forms.DateField(
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
-    rules = forms.ChoiceField(label=_("House rules"), required=False, choices=[])
+    rules = forms.CharField(
+        label=_("House rules"), required=False, max_length=80, widget=forms.Select
+    )
 
     def __init__(self, *args, rulesets=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["rules"].choices = [(ALL_RULES, gettext("Any house rules"))] + [
-            (key, ruleset_label(key, ruleset)) for key, ruleset in rulesets
-        ]
+        self.offer_rulesets(rulesets)
+
+    def offer_rulesets(self, rulesets) -> None:
+        choices = [(ALL_RULES, gettext("Any house rules"))]
+        choices += [(key, ruleset_label(key, ruleset)) for key, ruleset in rulesets]
+        self.fields["rules"].widget.choices = choices
+
+    def clean_rules(self) -> str:
+        key = self.cleaned_data["rules"]
+        if key and ruleset_from_key(key) is None:
+            raise forms.ValidationError(gettext("Choose house rules from the list."))
+        return key
 
     def clean(self):
         data = super().clean()

@@ -22,7 +22,7 @@ from scoring.modes import Mode
 from scoring.ratings import Rating, series_ratings
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "2"
+SNAPSHOT_FORMAT = "3"
 #: Snapshots kept per league (one per filter recently looked at).
 SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
@@ -205,7 +205,7 @@ def fingerprint(league: League, flt: StandingsFilter) -> tuple[str, int]:
 
 
 def compute(league: League, flt: StandingsFilter) -> dict:
-    """The snapshot's data: plain lists, as stored in JSON."""
+    """The snapshot's data: plain lists, as stored in JSON, players best rated first."""
     counts = player_counts(league, flt)
     ratings = series_ratings(filtered_series(league, flt))
     players = []
@@ -225,7 +225,19 @@ def compute(league: League, flt: StandingsFilter) -> dict:
                 rating.series if rating else 0,
             ]
         )
-    return {"players": players, "pairs": best_pairs(pair_counts(league, flt))}
+    players.sort(key=_player_order)
+    return {
+        "players": players,
+        "pairs": best_pairs(pair_counts(league, flt)),
+        "rulesets": [key for key, _ruleset in ruleset_choices(league)],
+    }
+
+
+def _player_order(row: list) -> tuple:
+    """Best rating (μ − 3σ) first, then the better win rate, then the older player."""
+    pid, played, won, *_counts, mu, sigma, _rated = row
+    ordinal = mu - 3 * sigma if mu is not None else float("-inf")
+    return (-ordinal, -(won / played if played else 0.0), pid)
 
 
 PAIR_FIELDS = ("player_id", "partner_id", "played", "won", "goats", "defeat")
@@ -265,14 +277,22 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
 @dataclass(frozen=True)
 class Standings:
     series: int  # finished series counted
-    players: list[PlayerRow]
+    players: list[PlayerRow]  # the best ``limit`` of them
+    player_count: int  # all of them
     pairs: list[PairRow]
+    rulesets: list[tuple[str, rules.Ruleset]]  # played in the league, for the filter
+
+    @property
+    def hidden_players(self) -> int:
+        return self.player_count - len(self.players)
 
 
-def league_standings(league: League, flt: StandingsFilter) -> Standings:
-    """The league's players and partnerships under ``flt``, best rated first."""
+def league_standings(league: League, flt: StandingsFilter, limit: int | None = None) -> Standings:
+    """The league's players (the best ``limit``) and best partnerships under ``flt``."""
     data = _snapshot_data(league, flt)
-    names = dict(Player.objects.filter(league=league).values_list("pk", "name"))
+    shown = data["players"][:limit]
+    ids = {row[0] for row in shown} | {pid for row in data["pairs"] for pid in row[:2]}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     players = [
         PlayerRow(
             player_id=pid,
@@ -285,15 +305,8 @@ def league_standings(league: League, flt: StandingsFilter) -> Standings:
             naked=naked,
             rating=Rating(mu=mu, sigma=sigma, series=rated) if mu is not None else None,
         )
-        for pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated in data["players"]
+        for pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated in shown
     ]
-    players.sort(
-        key=lambda row: (
-            -(row.rating.ordinal if row.rating else float("-inf")),
-            -row.win_rate,
-            row.name.casefold(),
-        )
-    )
     pairs = [
         PairRow(
             first_id=first,
@@ -307,7 +320,14 @@ def league_standings(league: League, flt: StandingsFilter) -> Standings:
         )
         for first, second, played, won, goats, defeat in data["pairs"]
     ]
-    return Standings(series=data["series"], players=players, pairs=pairs)
+    rulesets = [(key, ruleset_from_key(key)) for key in data["rulesets"]]
+    return Standings(
+        series=data["series"],
+        players=players,
+        player_count=len(data["players"]),
+        pairs=pairs,
+        rulesets=[(key, ruleset) for key, ruleset in rulesets if ruleset is not None],
+    )
 
 
 @dataclass(frozen=True)

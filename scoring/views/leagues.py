@@ -107,22 +107,18 @@ def _standings_page(
     request: HttpRequest, league: League, template: str, context: dict
 ) -> HttpResponse:
     filtering = any(name in request.GET for name in StandingsFilterForm.base_fields)
-    form = StandingsFilterForm(
-        request.GET if filtering else None,
-        rulesets=standings.ruleset_choices(league),
-        auto_id="filter_%s",
-    )
+    form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
     status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
-    table = standings.league_standings(league, form.standings_filter())
     everyone = request.GET.get("everyone") == "1"
-    shown = table.players if everyone else table.players[:PLAYERS_SHOWN]
+    table = standings.league_standings(
+        league, form.standings_filter(), limit=None if everyone else PLAYERS_SHOWN
+    )
+    form.offer_rulesets(table.rulesets)
     context = {
         "league": league,
         "filter_form": form,
         "standings": table,
-        "players": shown,
         "everyone": everyone,
-        "hidden_players": len(table.players) - len(shown),
         **context,
     }
     if request.htmx:
