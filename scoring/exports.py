@@ -425,12 +425,12 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
 
 
 class _Importer:
+    """Reads a whole document first (refusing it at the first problem), then writes it."""
+
     def __init__(self, document: Any) -> None:
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise ImportRefused(_("This is not a Kozel scores export."))
         top = _Check(document, _("the file"))
-        if top.data.get("format") != FORMAT:
-            raise ImportRefused(_("This is not a Kozel scores export."))
         if top.data.get("version") != VERSION:
             raise ImportRefused(
                 _("This export has version %(found)s; this site reads version %(version)s.")
