@@ -30,7 +30,7 @@ DATABASES = {
     "demo": Path("/tmp/kozel_bench_league_demo.sqlite3"),
     "small": Path("/tmp/kozel_bench_league_100.sqlite3"),
 }
-REPEATS = 15
+REPEATS = 40
 GOAL = 1.5
 
 

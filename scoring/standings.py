@@ -15,6 +15,7 @@ from datetime import date, datetime, time, timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, F, IntegerField, Max, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
+from django.utils.formats import get_format
 
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
@@ -95,6 +96,11 @@ class StandingsFilter:
         return Q(**conditions)
 
 
+def one_decimal(value: float) -> str:
+    """``value`` with one decimal, in the current language (``floatformat:1``, cheaper)."""
+    return f"{value:.1f}".replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
 def _day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
@@ -127,6 +133,22 @@ class PlayerRow:
     def average_defeat(self) -> float:
         return self.defeat / self.played if self.played else 0.0
 
+    # Shown with one decimal: a table of many rows, so not through ``floatformat``.
+    @property
+    def average_text(self) -> str:
+        return one_decimal(self.average_defeat)
+
+    @property
+    def rating_text(self) -> str:
+        return one_decimal(self.rating.ordinal) if self.rating else ""
+
+    @property
+    def skill_text(self) -> str:
+        """μ ± σ."""
+        if not self.rating:
+            return ""
+        return f"{one_decimal(self.rating.mu)} ± {one_decimal(self.rating.sigma)}"
+
 
 @dataclass(frozen=True)
 class PairRow:
@@ -146,6 +168,10 @@ class PairRow:
     @property
     def average_defeat(self) -> float:
         return self.defeat / self.played if self.played else 0.0
+
+    @property
+    def average_text(self) -> str:
+        return one_decimal(self.average_defeat)
 
 
 def _counts() -> dict:
