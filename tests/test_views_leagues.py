@@ -201,6 +201,8 @@ def test_head_to_head_compares_two_players(league, viewer):
     page = html(logged_in(viewer).get(url))
     assert "Anna — Boris" in page
     assert "Against each other: 1 series." in page
+    assert f'<option value="{anna.pk}" selected>Anna</option>' in page
+    assert f'<option value="{boris.pk}" selected>Boris</option>' in page
 
 
 @pytest.mark.parametrize("query", ["first=1&second=1", "first=x&second=2", "first=999999"])

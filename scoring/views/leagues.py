@@ -159,6 +159,7 @@ def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "league": league,
         "form": form,
+        "players": players,
         "filter_form": filter_form,
         "result": result,
         **_roles(role),
