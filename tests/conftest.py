@@ -15,6 +15,12 @@ from scoring.models import League, Membership, Role, Series
 PASSWORD = "correct-horse-battery-staple-42"
 
 
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Hash test passwords cheaply: the real hasher costs half a second per user."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
