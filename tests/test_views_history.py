@@ -87,6 +87,12 @@ def test_filters_narrow_the_list_and_keep_working_without_javascript(league, vie
     assert 'method="get" action="/history/"' in page  # a plain form too
 
 
+def test_an_htmx_request_with_a_bad_filter_is_told_why_in_the_results(league, viewer):
+    response = logged_in(viewer).get("/history/?start=2025-05-02&end=2025-05-01", headers=HTMX)
+    assert response.status_code == 422
+    assert "To: The end date comes before the start date." in html(response)
+
+
 def test_an_htmx_request_gets_only_the_results(league, viewer):
     finished_series(league=league, names=LEAGUE_NAMES)
     fragment = html(logged_in(viewer).get("/history/?status=finished", headers=HTMX))
