@@ -5,13 +5,14 @@ Imported explicitly by tests/test_services.py, tests/test_views_table.py and the
 
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Seat, Series
 
-#: A deal form's hidden fields are read from the page like a browser would.
-TEAMS = ("Anna", "Boris", "Vera", "Gleb")
+#: The three players of the three-player tests.
 THREE = ("Ira", "Kolya", "Lida")
 
 
@@ -61,8 +62,6 @@ def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
 
 def deal_data(response, **fields) -> dict:
     """The POST of the deal form shown in ``response``, with its hidden fields, plus ``fields``."""
-    import re
-
     html = response.content.decode()
     number = re.search(r'name="number" value="(\d+)"', html)
     key = re.search(r'name="entry_key" value="([^"]+)"', html)

@@ -199,9 +199,11 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
     number, key = _posted_entry(request)
+    # The deals first, then the key: a first tap that commits in between is then either seen by
+    # the key check or (not yet in the deals) found again by the service under its lock.
+    board = _board(series)
     if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
-    board = _board(series)
     if number is not None and 1 <= number <= MAX_DEALS and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
         return _conflict(request, pk, number < board.next_number)
