@@ -100,7 +100,7 @@ def _render_board(
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     recent = selectors.recent_series(request)
-    # "Same table again" offers the line-up of the newest game, whether finished or not.
+    # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
 
