@@ -23,6 +23,7 @@ browser:
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: install browser
@@ -49,7 +50,9 @@ messages: install
 
 # Every benchmark script prints its figures; none asserts a speed.
 bench: install
-	@for script in benchmarks/*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	$(BIN)/python benchmarks/rules_engine.py
+	$(BIN)/python benchmarks/history_pages.py
+	$(BIN)/python benchmarks/league_pages.py
 
 # A realistic league through the engine: 200 players, 5,000 series, about 150,000 deals.
 demo-data: install
