@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 
-from scoring.access import SESSION_LINKS
+from scoring.access import SESSION_LINKS, SeriesAccess, series_access
 from scoring.models import Player, Seat, Series
 
 
@@ -43,3 +43,12 @@ def known_players(request: HttpRequest) -> QuerySet[Player]:
 
 def series_with_seats(pk: int) -> Series:
     return with_seats(Series.objects.select_related("league")).get(pk=pk)
+
+
+def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
+    """A series with its seats and what this request may do with it; 404 if it may not see it."""
+    try:
+        series = series_with_seats(pk)
+    except Series.DoesNotExist:
+        raise Http404("No such series.") from None
+    return series_access(request, series)

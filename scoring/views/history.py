@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring import history, records, selectors
-from scoring.access import SeriesAccess, league_for, series_access
+from scoring.access import league_for
 from scoring.charts import results_chart
 from scoring.exports import export_json, history_csv, series_csv
 from scoring.models import Deal, DealEvent, Player, Series
@@ -123,14 +123,6 @@ def history_export_csv(request: HttpRequest) -> HttpResponse:
     return _download(pieces, "text/csv; charset=utf-8", "kozel-history.csv")
 
 
-def _access(request: HttpRequest, pk: int) -> SeriesAccess:
-    try:
-        series = selectors.series_with_seats(pk)
-    except Series.DoesNotExist:
-        raise Http404("No such series.") from None
-    return series_access(request, series)
-
-
 def sheet_response(request: HttpRequest, series: Series, **context) -> HttpResponse:
     """The score sheet of a series the request may see (seats prefetched)."""
     rows = list(Deal.objects.filter(series=series).order_by("number"))
@@ -145,13 +137,13 @@ def sheet_response(request: HttpRequest, series: Series, **context) -> HttpRespo
 
 @require_GET
 def series_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    access = _access(request, pk)
+    access = selectors.series_for_request(request, pk)
     return sheet_response(request, access.series, access=access)
 
 
 @require_GET
 def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    series = _access(request, pk).series
+    series = selectors.series_for_request(request, pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     pieces = _with_bom(series_csv(series, rows))
     return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
@@ -159,7 +151,7 @@ def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def series_export_json(request: HttpRequest, pk: int) -> HttpResponse:
-    series = _access(request, pk).series
+    series = selectors.series_for_request(request, pk).series
     pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
 

@@ -43,16 +43,8 @@ UNPROCESSABLE = 422
 CONFLICT = 409
 
 
-def _access(request: HttpRequest, pk: int) -> SeriesAccess:
-    try:
-        series = selectors.series_with_seats(pk)
-    except Series.DoesNotExist:
-        raise Http404("No such series.") from None
-    return series_access(request, series)
-
-
 def _scorer(request: HttpRequest, pk: int) -> SeriesAccess:
-    access = _access(request, pk)
+    access = selectors.series_for_request(request, pk)
     if not access.can_score:
         raise PermissionDenied(_("You can watch this series but not score it."))
     return access
@@ -125,7 +117,7 @@ def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
     pk = request.GET.get("again", "")
     if not re.fullmatch(r"[0-9]{1,18}", pk):
         return None
-    series = _access(request, int(pk)).series
+    series = selectors.series_for_request(request, int(pk)).series
     names = [seat.player.name for seat in series.seats.all()]
     initial = series_initial(
         mode=series.mode,
@@ -181,7 +173,7 @@ def series_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_board(request, _access(request, pk))
+    return _render_board(request, selectors.series_for_request(request, pk))
 
 
 def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
@@ -235,7 +227,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
 def _recorded(request: HttpRequest, pk: int) -> HttpResponse:
     """After a deal is recorded: the fresh scoreboard for htmx, else back to the page."""
     if request.htmx:
-        return _render_board(request, _access(request, pk))
+        return _render_board(request, selectors.series_for_request(request, pk))
     return redirect("series_detail", pk=pk)
 
 
@@ -244,7 +236,9 @@ def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpRe
         notice = _("This deal was just recorded from another device. Here is the fresh score.")
     else:
         notice = _("A deal was undone from another device. Here is the fresh score.")
-    return _render_board(request, _access(request, pk), notice=notice, status=CONFLICT)
+    return _render_board(
+        request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -309,10 +303,12 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.DealConflict:
         notice = _("A newer deal was recorded from another device; nothing was undone.")
-        return _render_board(request, _access(request, pk), notice=notice, status=CONFLICT)
+        return _render_board(
+            request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
+        )
     done = _("Deal %(number)s undone.") % {"number": number}
     if request.htmx:
-        return _render_board(request, _access(request, pk), notice=done)
+        return _render_board(request, selectors.series_for_request(request, pk), notice=done)
     messages.info(request, done)
     return redirect(access.series)
 
@@ -339,7 +335,7 @@ def series_live(request: HttpRequest, pk: int) -> HttpResponse:
     series_access(request, series)
     if request.GET.get("version", "") == str(series.version):
         return HttpResponse(status=204)
-    return _render_board(request, _access(request, pk))
+    return _render_board(request, selectors.series_for_request(request, pk))
 
 
 @require_GET
@@ -357,7 +353,7 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
-    access = _access(request, pk)
+    access = selectors.series_for_request(request, pk)
     if not access.can_manage:
         raise PermissionDenied(_("Only the series' owner can change its links."))
     which = request.POST.get("link")
