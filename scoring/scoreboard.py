@@ -31,7 +31,7 @@ class SideView:
 @dataclass(frozen=True)
 class DealRow:
     number: int
-    cells: list[dict]  # per original side: points, defeat, total, naked
+    cells: list[dict]  # per original side: points, defeat, total, naked (charged the 6)
     eggs: bool
     multiplier: int
     summary: str
@@ -119,12 +119,13 @@ def build(series: Series, rows: list[Deal]) -> Scoreboard:
     ]
     deals = []
     for outcome, row in zip(state.deals, rows, strict=True):
+        naked = outcome.naked
         cells = [
             {
                 "points": outcome.points_of(side),
                 "defeat": outcome.defeat[side],
                 "total": outcome.totals[side],
-                "naked": side in outcome.naked,
+                "naked": side in naked,
             }
             for side in range(shape.sides)
         ]

@@ -7,6 +7,7 @@ Map to ``shared/RULES.md``:
 - "One deal (two / three sides)"   -> ``scoring`` (``score_deal``, ``base_defeat``)
 - "House rules", "Named presets"   -> ``ruleset`` (``Ruleset``, ``PRESETS``)
 - "A series and who is the goat"   -> ``series``  (``replay``, ``Series``)
+- deal-level figures per side      -> ``tally``   (``side_tallies``: played, won, naked, ...)
 - "At the table"                   -> ``table``   (who deals, who leads)
 """
 
@@ -17,6 +18,7 @@ from .ruleset import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, Rules
 from .scoring import DealScore, score_deal
 from .series import DealOutcome, Series, SeriesState, replay
 from .table import dealer_seat, first_leader_seat
+from .tally import SideTally, side_tallies
 
 __all__ = [
     "CARD_POINTS",
@@ -35,9 +37,11 @@ __all__ = [
     "Ruleset",
     "Series",
     "SeriesState",
+    "SideTally",
     "count_points",
     "dealer_seat",
     "first_leader_seat",
     "replay",
     "score_deal",
+    "side_tallies",
 ]

@@ -60,6 +60,10 @@ class Ruleset:
             raise InvalidRuleset(f"unknown house-rule setting(s): {', '.join(sorted(unknown))}")
         return cls(**data)
 
+    def save_line_for(self, sides: int) -> int:
+        """The save line of a deal with ``sides`` sides in play (two or three)."""
+        return self.save_line if sides == 2 else self.save_line_three
+
     @property
     def preset_name(self) -> str | None:
         """The name of the preset these rules equal, or None for custom rules."""

@@ -14,7 +14,7 @@ from .deal import Deal, _shown
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
-from .scoring import MEMO_LIMIT, base_defeat, defeat_memo
+from .scoring import MEMO_LIMIT, NAKED, base_defeat, defeat_memo
 
 MIN_SIDES = 2
 MAX_SIDES = 3
@@ -40,9 +40,15 @@ class DealOutcome:
 
     @property
     def naked(self) -> tuple[int, ...]:
-        """Sides that took no trick in this deal (original side indices)."""
-        took = self.deal.took_trick
-        return tuple(side for side, t in zip(self.in_play, took, strict=True) if not t)
+        """Sides charged the naked defeat in this deal (original side indices).
+
+        That is a loss of 6 (times the eggs multiplier): under ``naked="tricks"`` a side that
+        took no trick, under ``naked="points"`` a side with 0 card points, trick or not. Read
+        from the defeat points, which ``score_deal`` decided: a loser's base defeat is 2, 4 or
+        6, so only the naked defeat comes to six times the multiplier.
+        """
+        charged = NAKED * self.multiplier
+        return tuple(side for side, value in enumerate(self.defeat) if value == charged)
 
     def points_of(self, side: int) -> int | None:
         """The card points of an original side in this deal, None if it was out."""
