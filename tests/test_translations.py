@@ -1,0 +1,362 @@
+"""The Russian catalog: complete, compiled, up to date with the code, and shown on the pages."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+from django.utils.translation.template import templatize
+
+from scoring.models import Series
+from tests.conftest import client_with_link, record
+from tests.table_fixtures import play
+
+ROOT = Path(settings.BASE_DIR)
+PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+MO = PO.with_suffix(".mo")
+#: Where ``make messages`` finds strings (it leaves out .venv, tests and benchmarks).
+SOURCES = ("kozel_site", "scoring", "templates")
+#: The call names xgettext extracts for Django (argument positions: context, singular, plural).
+KEYWORDS = {
+    "_": (None, 0, None),
+    "gettext": (None, 0, None),
+    "gettext_lazy": (None, 0, None),
+    "gettext_noop": (None, 0, None),
+    "ngettext": (None, 0, 1),
+    "ngettext_lazy": (None, 0, 1),
+    "pgettext": (0, 1, None),
+    "pgettext_lazy": (0, 1, None),
+    "npgettext": (0, 1, 2),
+    "npgettext_lazy": (0, 1, 2),
+}
+#: A number for each Russian plural form: 1 (21, 31…), 2–4 (22…), 5–20 and 0 (25…).
+PLURAL_SAMPLES = {0: (1, 21, 101), 1: (2, 3, 24), 2: (0, 5, 11, 14, 25)}
+
+
+@dataclass
+class Entry:
+    msgid: str
+    msgctxt: str | None = None
+    msgid_plural: str | None = None
+    msgstr: dict[int, str] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+
+    @property
+    def key(self) -> tuple[str | None, str]:
+        return (self.msgctxt, self.msgid)
+
+
+def _unquote(text: str) -> str:
+    return ast.literal_eval(text)  # a .po string is a C string, which Python reads the same
+
+
+def parse_po(text: str) -> list[Entry]:
+    """The live entries of a .po file (the header and obsolete ``#~`` entries left out)."""
+    entries = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        fields: dict[str, str] = {}
+        flags: set[str] = set()
+        last = None
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                fields[last] += _unquote(line)
+            else:
+                last, _space, value = line.partition(" ")
+                fields[last] = _unquote(value)
+        if not fields.get("msgid"):
+            continue
+        if "msgstr" in fields:
+            msgstr = {0: fields["msgstr"]}
+        else:
+            msgstr = {
+                int(key[7:-1]): value for key, value in fields.items() if key.startswith("msgstr[")
+            }
+        entries.append(
+            Entry(
+                msgid=fields["msgid"],
+                msgctxt=fields.get("msgctxt"),
+                msgid_plural=fields.get("msgid_plural"),
+                msgstr=msgstr,
+                flags=flags,
+            )
+        )
+    return entries
+
+
+def header(text: str) -> str:
+    match = re.search(r'^msgid ""\nmsgstr ""\n((?:".*"\n)+)', text, re.MULTILINE)
+    assert match, "the catalog has no header"
+    return "".join(_unquote(line) for line in match.group(1).splitlines())
+
+
+def extracted_strings(source: str) -> set[tuple[str | None, str]]:
+    """(context, msgid) of every translation call with literal arguments, as xgettext finds
+    them: Python source, or a template turned into Python by Django's own ``templatize``."""
+    found = set()
+    tokens = [
+        token
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT)
+    ]
+    for at, token in enumerate(tokens):
+        if token.type != tokenize.NAME or token.string not in KEYWORDS:
+            continue
+        if at + 1 >= len(tokens) or tokens[at + 1].string != "(":
+            continue
+        if at > 0 and tokens[at - 1].string in (".", "def"):
+            continue
+        arguments: list[str | None] = []
+        literal: str | None = ""
+        for inner in tokens[at + 2 :]:
+            if inner.type == tokenize.STRING and literal is not None and not _is_fstring(inner):
+                literal += ast.literal_eval(inner.string)
+            elif inner.string in (",", ")"):
+                arguments.append(literal)
+                literal = ""
+                if inner.string == ")":
+                    break
+            else:
+                literal = None  # not a plain string literal: xgettext skips it too
+        context, singular, _plural = KEYWORDS[token.string]
+        if singular >= len(arguments) or not arguments[singular]:
+            continue
+        if context is not None and arguments[context] is None:
+            continue
+        found.add((arguments[context] if context is not None else None, arguments[singular]))
+    return found
+
+
+def _is_fstring(token: tokenize.TokenInfo) -> bool:
+    return "f" in token.string.split(token.string[-1], 1)[0].lower()
+
+
+def template_strings(text: str, path: Path) -> set[tuple[str | None, str]]:
+    # templatize keeps each call on one line and blanks out the rest; the blanks' indentation
+    # means nothing, so it is dropped before Python's tokenizer reads the lines.
+    python = "\n".join(line.lstrip() for line in templatize(text, origin=path).splitlines())
+    return extracted_strings(python)
+
+
+def code_strings() -> set[tuple[str | None, str]]:
+    found = set()
+    for folder in SOURCES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix == ".py":
+                found |= extracted_strings(path.read_text(encoding="utf-8"))
+            elif path.suffix in (".html", ".txt"):
+                found |= template_strings(path.read_text(encoding="utf-8"), path)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_behind():
+    """LocaleMiddleware leaves the last request's language active in the thread: a test after
+    these ones must not find the site speaking Russian."""
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(scope="module")
+def po_text() -> str:
+    return PO.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def catalog(po_text) -> list[Entry]:
+    return parse_po(po_text)
+
+
+def russian(client: Client) -> Client:
+    """The same browser after a tap on the language switch."""
+    response = client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
+    assert response.status_code == 302
+    return client
+
+
+def page(response) -> str:
+    return response.content.decode()
+
+
+# The catalog itself
+
+
+def test_the_catalog_has_hundreds_of_entries_and_the_russian_plural_rule(po_text, catalog):
+    assert len(catalog) > 400
+    info = header(po_text)
+    assert "Language: ru\n" in info
+    assert "nplurals=4;" in info  # the formula of Django's own Russian catalog
+    assert "#, fuzzy" not in po_text.split("\n\n", 1)[0]
+
+
+def test_every_entry_is_translated_and_none_is_fuzzy(catalog):
+    untranslated = [entry.msgid for entry in catalog if not all(entry.msgstr.values())]
+    fuzzy = [entry.msgid for entry in catalog if "fuzzy" in entry.flags]
+    wrong_forms = [
+        entry.msgid
+        for entry in catalog
+        if entry.msgid_plural and sorted(entry.msgstr) != [0, 1, 2, 3]
+    ]
+    assert untranslated == []
+    assert fuzzy == []
+    assert wrong_forms == []
+
+
+def test_every_translation_keeps_the_placeholders_of_its_original(catalog):
+    placeholder = re.compile(r"%\([a-z_]+\)s|%s|%d")
+    broken = []
+    for entry in catalog:
+        wanted = set(placeholder.findall(entry.msgid))
+        if entry.msgid_plural:
+            wanted |= set(placeholder.findall(entry.msgid_plural))
+        for form, text in entry.msgstr.items():
+            # A plural form may drop the count (one form says it in words), nothing else.
+            if set(placeholder.findall(text)) != wanted:
+                broken.append((entry.msgid, form, text))
+    assert broken == []
+
+
+def test_the_catalog_holds_every_string_the_code_marks_for_translation(catalog):
+    """What ``make messages`` would add; when this fails, run it and translate the new entries."""
+    known = {entry.key for entry in catalog}
+    missing = sorted(code_strings() - known, key=str)
+    assert missing == [], "run `make messages` and translate the new entries"
+
+
+def test_the_engine_messages_are_in_the_catalog(catalog):
+    from scoring.rules import errors
+
+    known = {entry.msgid for entry in catalog}
+    engine = set()
+    for path in (ROOT / "scoring" / "rules").glob("*.py"):
+        engine |= {msgid for _context, msgid in extracted_strings(path.read_text(encoding="utf-8"))}
+    assert "%(value)s is impossible: no set of cards is worth that." in engine
+    assert errors.DEAL_PREFIX in engine
+    assert engine <= known
+
+
+def test_the_compiled_catalog_gives_every_translation_of_the_po_file(catalog):
+    """Django reads the .mo: each msgid, in each plural form, comes out as the .po says."""
+    assert MO.exists() and MO.stat().st_size > 0
+    differ = []
+    with translation.override("ru"):
+        for entry in catalog:
+            if entry.msgid_plural:
+                for form, numbers in PLURAL_SAMPLES.items():
+                    for n in numbers:
+                        if entry.msgctxt:
+                            got = translation.npgettext(
+                                entry.msgctxt, entry.msgid, entry.msgid_plural, n
+                            )
+                        else:
+                            got = translation.ngettext(entry.msgid, entry.msgid_plural, n)
+                        if got != entry.msgstr[form]:
+                            differ.append((entry.msgid, n, got))
+            elif entry.msgctxt:
+                got = translation.pgettext(entry.msgctxt, entry.msgid)
+                if got != entry.msgstr[0]:
+                    differ.append((entry.msgid, got))
+            elif translation.gettext(entry.msgid) != entry.msgstr[0]:
+                differ.append((entry.msgid, translation.gettext(entry.msgid)))
+    assert differ == [], "run `make messages` (compilemessages) and commit the .mo"
+
+
+def test_russian_counts_take_the_right_plural_form():
+    with translation.override("ru"):
+        deals = [
+            translation.ngettext("%(deals)s deal", "%(deals)s deals", n) % {"deals": n}
+            for n in (1, 3, 5, 11, 21, 22)
+        ]
+    assert deals == ["1 сдача", "3 сдачи", "5 сдач", "11 сдач", "21 сдача", "22 сдачи"]
+
+
+def test_the_extractor_finds_python_and_template_strings_as_xgettext_would():
+    python = (
+        'x = _("A") + gettext(f"{y}") + pgettext_lazy("seat", "North") + ngettext("a", "b", n)\n'
+    )
+    template = (
+        '{% load i18n %}{% translate "T" %}{% blocktranslate count n=k %}{{ n }} x'
+        "{% plural %}{{ n }} xs{% endblocktranslate %}"
+    )
+    assert extracted_strings(python) == {(None, "A"), ("seat", "North"), (None, "a")}
+    assert template_strings(template, Path("t.html")) == {(None, "T"), (None, "%(n)s x")}
+
+
+# The pages in Russian
+
+
+def test_the_language_switch_turns_the_home_page_russian(client):
+    english = page(client.get("/"))
+    assert "New game" in english and 'lang="en"' in english
+    russian(client)
+    text = page(client.get("/"))
+    assert 'lang="ru"' in text
+    assert "Новая игра" in text
+    assert "Считайте Козла прямо за столом" in text
+    assert "New game" not in text
+    assert ">English</button>" in text  # the switch now offers the way back
+
+
+def test_the_new_game_page_is_russian(client):
+    text = page(russian(client).get("/new/"))
+    assert "Игроки по часовой стрелке" in text
+    assert "Две команды по двое" in text
+    assert "Север" in text and "Запад" in text
+    assert "Первым сдаёт" in text
+    assert "Классика (до 12, яйца не пишутся)" in text
+    assert "Players, clockwise" not in text
+
+
+def test_a_refused_deal_shows_the_engine_reason_in_russian_beside_the_field(quick_series):
+    client = russian(client_with_link(quick_series))
+    response = play(client, quick_series, points_0="1")
+    assert response.status_code == 422
+    text = page(response)
+    assert "1 не бывает: никакие карты столько не стоят." in text
+    assert "Сдача 1: очки" in text
+    assert "impossible" not in text
+    assert Series.objects.get(pk=quick_series.pk).deal_count == 0
+
+
+def test_a_scoreboard_mid_game_tells_the_table_in_russian(quick_series):
+    record(quick_series, (60, 60))
+    record(quick_series, (40, 80))
+    text = page(russian(client_with_link(quick_series)).get(quick_series.get_absolute_url()))
+    assert "Сдаёт: <strong>" in text
+    assert "Ходит первым: кто взял последнюю взятку" in text
+    assert "Anna &amp; Vera: проигрыш, +2." in text
+    assert "Яйца! 60:60." in text
+    assert "Записать сдачу" in text
+    assert "до вылета 10" in text
+
+
+def test_the_goat_screen_is_russian(quick_series):
+    record(quick_series, (0, 120), (False, True))
+    record(quick_series, (0, 120), (False, True))
+    text = page(russian(client_with_link(quick_series)).get(quick_series.get_absolute_url()))
+    assert "Anna &amp; Vera: козёл!" in text
+    assert "Пулька за ними: Boris &amp; Gleb." in text
+    assert "Реванш: те же места, сдаёт следующий" in text
+    assert "голые, +6." in text
+
+
+def test_the_history_and_the_score_sheet_are_russian(quick_series):
+    record(quick_series, (30, 90))
+    client = russian(client_with_link(quick_series))
+    history = page(client.get("/history/"))
+    assert "История" in history and "1 сдача" in history and "Идёт" in history
+    sheet = page(client.get(f"/series/{quick_series.pk}/sheet/"))
+    assert "Запись игры" in sheet
+    assert "Журнал изменений" in sheet
+    assert "Сдача 1 записана" in sheet
