@@ -76,6 +76,14 @@ def test_the_deal_list_carries_points_defeat_and_running_totals(quick_series):
     assert rows[1].cells[1] == {"points": 120, "defeat": 0, "total": 2, "naked": False}
 
 
+def test_naked_by_points_tags_0_points_with_a_trick_as_naked(db):
+    series = start_series(ruleset=rules.Ruleset(naked="points"))
+    record(series, (0, 120), (True, True))
+    shown = board(series)
+    assert shown.last.summary == "Anna & Vera lost naked: +6."
+    assert shown.last.cells[0] == {"points": 0, "defeat": 6, "total": 6, "naked": True}
+
+
 def test_the_dealer_moves_clockwise_and_the_first_leader_sits_to_the_dealers_left(db):
     series = start_series(first_dealer=3)
     shown = board(series)
