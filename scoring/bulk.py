@@ -1,27 +1,63 @@
-"""Writing many series at once (demo data, imports): derived fields and historic timestamps.
+"""What a series' replay stores on it and its seats, and writing many series at once.
 
-``services.series_refresh`` stores what the engine derived from one series' deals, with a save
-per series and a bulk update of its seats. Code that writes thousands of series builds the rows
-in memory instead and inserts them with ``bulk_create``; ``series_values`` and ``seat_values``
-give it the same derived values ``series_refresh`` writes (tests hold the two together), so
-nothing is restated. ``finished_at`` and ``version`` are the caller's: ``series_refresh`` takes
-them from the clock and a counter, a bulk writer from the history it writes.
+``derived_values`` maps the engine's ``SeriesState`` to the derived field values of a ``Series``
+and of each side's ``Seat``: ``services.series_refresh`` stores them for one series, and code
+that writes thousands of series (demo data, imports) builds the rows in memory with the same
+values and inserts them with ``bulk_create``; ``integrity`` compares stored rows with them. One
+mapping, so none of them can drift from the others. ``finished_at`` and ``version`` are the
+caller's: ``series_refresh`` takes them from the clock and a counter, a bulk writer from the
+history it writes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import models
 
 from scoring import rules
 
+#: The derived fields of ``Series`` and of ``Seat``, in the order ``derived_values`` gives them.
+SERIES_FIELDS = (
+    "deal_count",
+    "totals",
+    "finished",
+    "winner_side",
+    "goat_sides",
+    "eggs",
+    "multiplier",
+)
+SEAT_FIELDS = (
+    "total",
+    "is_goat",
+    "is_winner",
+    "deals_played",
+    "deals_won",
+    "deals_lost",
+    "deals_naked",
+    "deals_eggs",
+    "narrow_saves",
+)
 
-def series_values(state: rules.SeriesState) -> dict[str, Any]:
-    """The derived ``Series`` fields of a series in ``state``, as ``series_refresh`` stores them."""
-    return {
+
+@dataclass(frozen=True)
+class Derived:
+    """Field values derived from a series' deals: the series', and a seat's per original side."""
+
+    series: dict[str, Any]
+    sides: tuple[dict[str, Any], ...]
+
+    def seat(self, side: int) -> dict[str, Any]:
+        """The derived ``Seat`` fields of a seat playing for ``side``."""
+        return self.sides[side]
+
+
+def derived_values(state: rules.SeriesState) -> Derived:
+    """The derived ``Series`` and ``Seat`` field values of a series in ``state``."""
+    series = {
         "deal_count": len(state.deals),
         "totals": list(state.totals),
         "finished": state.finished,
@@ -30,15 +66,21 @@ def series_values(state: rules.SeriesState) -> dict[str, Any]:
         "eggs": state.eggs,
         "multiplier": state.multiplier,
     }
-
-
-def seat_values(state: rules.SeriesState, side: int) -> dict[str, Any]:
-    """The derived ``Seat`` fields of a seat for ``side``, as ``series_refresh`` stores them."""
-    return {
-        "total": state.totals[side],
-        "is_goat": side in state.goats,
-        "is_winner": state.winner == side,
-    }
+    sides = tuple(
+        {
+            "total": state.totals[side],
+            "is_goat": side in state.goats,
+            "is_winner": state.winner == side,
+            "deals_played": tally.played,
+            "deals_won": tally.won,
+            "deals_lost": tally.lost,
+            "deals_naked": tally.naked,
+            "deals_eggs": tally.eggs,
+            "narrow_saves": tally.narrow_saves,
+        }
+        for side, tally in enumerate(rules.side_tallies(state))
+    )
+    return Derived(series=series, sides=sides)
 
 
 @contextmanager

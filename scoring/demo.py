@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring import rules
-from scoring.bulk import kept_timestamps, seat_values, series_values
+from scoring.bulk import Derived, derived_values, kept_timestamps
 from scoring.models import (
     Deal,
     DealEvent,
@@ -89,7 +89,7 @@ class _Planned:
     """One series waiting to be written: its row, seats, deals and events."""
 
     series: Series
-    state: rules.SeriesState
+    derived: Derived  # the derived field values of the series and of each side's seats
     players: list[Player]
     deals: list[Deal]
     events: list[DealEvent] = field(default_factory=list)
@@ -317,6 +317,7 @@ class _League:
             stop_after = left if stop_after is None else min(stop_after, left)
         played = play(rng, running, strengths, stop_after=stop_after)
         state = running.state
+        derived = derived_values(state)
         scorer = rng.choice(self.users)
         series = Series(
             league=self.league,
@@ -327,7 +328,7 @@ class _League:
             created_by=scorer,
             score_token=new_token(),
             watch_token=new_token(),
-            **series_values(state),
+            **derived.series,
         )
         deals: list[Deal] = []
         events: list[DealEvent] = []
@@ -381,7 +382,7 @@ class _League:
                 series.finished_at = created
         series.updated_at = clock
         series.version = 1 + len(events)  # series_start refreshes once, then one per change
-        planned = _Planned(series, state, players, deals, events, parent=parent)
+        planned = _Planned(series, derived, players, deals, events, parent=parent)
         self.pending.append(planned)
         self.series_made += 1
         self.deals_made += len(deals)
@@ -415,7 +416,7 @@ class _League:
                             player=player,
                             position=position,
                             side=side,
-                            **seat_values(planned.state, side),
+                            **planned.derived.seat(side),
                         )
                     )
                 for deal in planned.deals:

@@ -15,9 +15,10 @@ gives the series new links.
 players or series yet (a fresh database, or after removing them): it keeps their ids, so links
 to series and players stay valid, and it refuses, changing nothing, when an id is already taken.
 Every series is replayed by the engine on the way in; a deal the rules refuse, or stored totals
-that disagree with the deals, refuse the file. Usernames that do not exist become accounts
-without a usable password (nobody can log in as them until an administrator sets one), so the
-audit trail still says who recorded what.
+that disagree with the deals, refuse the file. A seat's deal figures (deals played, won, naked,
+...) are not in the document: the import stores what the replay says, as ``series_refresh``
+does. Usernames that do not exist become accounts without a usable password (nobody can log in
+as them until an administrator sets one), so the audit trail still says who recorded what.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.bulk import kept_timestamps, seat_values, series_values
+from scoring.bulk import SERIES_FIELDS, derived_values, kept_timestamps
 from scoring.forms import engine_message
 from scoring.history import rules_label
 from scoring.models import (
@@ -62,7 +63,9 @@ VERSION = 1
 BATCH = 200  # series per round of queries when exporting
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
 MAX_ID = 2**63 - 1  # primary keys are 64-bit
-DERIVED = ("deal_count", "totals", "finished", "winner_side", "goat_sides", "eggs", "multiplier")
+DERIVED = SERIES_FIELDS
+#: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
+SEAT_DERIVED = ("total", "is_goat", "is_winner")
 
 
 class ImportRefused(Exception):
@@ -128,9 +131,7 @@ def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
                 "position": seat.position,
                 "player": seat.player_id,
                 "side": seat.side,
-                "total": seat.total,
-                "is_goat": seat.is_goat,
-                "is_winner": seat.is_winner,
+                **{name: getattr(seat, name) for name in SEAT_DERIVED},
             }
             for seat in series.seats.all()
         ],
@@ -596,11 +597,10 @@ class _Importer:
             except rules.InvalidDeal as error:
                 raise deal_check.refuse(engine_message(error)) from None
             deals.append((row, self.user(deal_check, "recorded_by")))
-        state = running.state
-        derived = check.data.get("derived")
-        if derived != series_values(state):
+        derived = derived_values(running.state)
+        if check.data.get("derived") != derived.series:
             raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
-        for name, value in series_values(state).items():
+        for name, value in derived.series.items():
             setattr(series, name, value)
 
         seats = []
@@ -617,8 +617,8 @@ class _Importer:
             seen_players.add(player)
             if side != shape.seat_sides[position]:
                 raise check.refuse(_("a seat plays for the wrong side."))
-            values = seat_values(state, side)
-            if {key: item.get(key) for key in values} != values:
+            values = derived.seat(side)
+            if any(item.get(key) != values[key] for key in SEAT_DERIVED):
                 raise check.refuse(_("a seat's total, goat or winner does not match the deals."))
             seats.append(
                 Seat(series_id=pk, player_id=player, position=position, side=side, **values)

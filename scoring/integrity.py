@@ -1,4 +1,5 @@
-"""Integrity: do the stored totals of every series agree with a replay of its deals by the engine?
+"""Integrity: do the stored derived values of every series (totals, goat, winner, each seat's
+deal figures) agree with a replay of its deals by the engine?
 
 ``services.series_refresh`` rewrites a series' derived fields in the same transaction as every
 change of a deal, so they should always agree; this check is the proof after a restore, a manual
@@ -14,6 +15,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 
 from scoring import rules, services
+from scoring.bulk import derived_values
 from scoring.models import Deal, Seat, Series
 from scoring.replays import replay_rows
 
@@ -34,32 +36,19 @@ class Finding:
 
 def _differences(series: Series, seats: list[Seat], state: rules.SeriesState) -> list[str]:
     """Each stored derived value that is not what ``series_refresh`` would store for ``state``."""
-    expected = {
-        "deal_count": len(state.deals),
-        "totals": list(state.totals),
-        "finished": state.finished,
-        "winner_side": state.winner,
-        "goat_sides": list(state.goats),
-        "eggs": state.eggs,
-        "multiplier": state.multiplier,
-    }
+    derived = derived_values(state)
     problems = [
         f"{name} is {getattr(series, name)!r}, the replay says {value!r}"
-        for name, value in expected.items()
+        for name, value in derived.series.items()
         if getattr(series, name) != value
     ]
     for seat in seats:
-        if not 0 <= seat.side < len(state.totals):
+        if not 0 <= seat.side < len(derived.sides):
             problems.append(f"seat {seat.position} is on side {seat.side}, which does not exist")
             continue
-        seat_expected = {
-            "total": state.totals[seat.side],
-            "is_goat": seat.side in state.goats,
-            "is_winner": state.winner == seat.side,
-        }
         problems.extend(
             f"seat {seat.position} {name} is {getattr(seat, name)!r}, the replay says {value!r}"
-            for name, value in seat_expected.items()
+            for name, value in derived.seat(seat.side).items()
             if getattr(seat, name) != value
         )
     return problems

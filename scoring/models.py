@@ -1,9 +1,10 @@
 """Stored data: leagues and their members, players, series with their seats, deals, and events.
 
-What is derived from the deals (totals, who is out, the goat, the winner) is decided by the
-engine's ``replay`` and stored on ``Series`` and ``Seat`` only so that list pages and standings
-can filter and count without replaying; ``services.series_refresh`` rewrites it in the same
-transaction as every change of a deal, so it never disagrees with a replay.
+What is derived from the deals (totals, who is out, the goat, the winner, each seat's deal
+figures) is decided by the engine's ``replay`` and stored on ``Series`` and ``Seat`` only so that
+list pages, standings and player records can filter and count without replaying;
+``services.series_refresh`` rewrites it in the same transaction as every change of a deal, so it
+never disagrees with a replay.
 """
 
 from __future__ import annotations
@@ -178,6 +179,14 @@ class Seat(models.Model):
     total = models.PositiveIntegerField(default=0)
     is_goat = models.BooleanField(default=False)
     is_winner = models.BooleanField(default=False)
+    # The side's deal-level figures (``rules.side_tallies``), so a player's record adds them up
+    # with SQL instead of replaying every deal the player has played.
+    deals_played = models.PositiveIntegerField(default=0)
+    deals_won = models.PositiveIntegerField(default=0)
+    deals_lost = models.PositiveIntegerField(default=0)
+    deals_naked = models.PositiveIntegerField(default=0)
+    deals_eggs = models.PositiveIntegerField(default=0)
+    narrow_saves = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["series", "position"]

@@ -18,6 +18,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring import rules
+from scoring.bulk import SEAT_FIELDS, derived_values
 from scoring.models import Deal, DealEvent, League, Player, Seat, Series, new_token
 from scoring.modes import SHAPES
 from scoring.replays import engine_series, replay_rows, row_snapshot, row_values
@@ -48,25 +49,20 @@ def _rows(series: Series) -> list[Deal]:
 
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
     """Store what the engine derived from the deals on the series and its seats."""
-    series.deal_count = len(state.deals)
-    series.totals = list(state.totals)
     if state.finished and not series.finished:
         series.finished_at = timezone.now()
     elif not state.finished:
         series.finished_at = None
-    series.finished = state.finished
-    series.winner_side = state.winner
-    series.goat_sides = list(state.goats)
-    series.eggs = state.eggs
-    series.multiplier = state.multiplier
+    derived = derived_values(state)
+    for name, value in derived.series.items():
+        setattr(series, name, value)
     series.version += 1
     series.save()
     seats = list(series.seats.all())
     for seat in seats:
-        seat.total = state.totals[seat.side]
-        seat.is_goat = seat.side in state.goats
-        seat.is_winner = state.winner == seat.side
-    Seat.objects.bulk_update(seats, ["total", "is_goat", "is_winner"])
+        for name, value in derived.seat(seat.side).items():
+            setattr(seat, name, value)
+    Seat.objects.bulk_update(seats, SEAT_FIELDS)
 
 
 def _event(series: Series, number: int, action: str, *, before=None, after=None, user=None, via=""):

@@ -57,6 +57,17 @@ def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
         assert seat.total == state.totals[seat.side]
         assert seat.is_goat == (seat.side in state.goats)
         assert seat.is_winner == (state.winner == seat.side)
+        tally = rules.side_tallies(state)[seat.side]
+        assert (seat.deals_played, seat.deals_won, seat.deals_lost) == (
+            tally.played,
+            tally.won,
+            tally.lost,
+        )
+        assert (seat.deals_naked, seat.deals_eggs, seat.narrow_saves) == (
+            tally.naked,
+            tally.eggs,
+            tally.narrow_saves,
+        )
     return state
 
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.bulk import seat_values, series_values
+from scoring.bulk import SEAT_FIELDS, SERIES_FIELDS, derived_values
 from scoring.demo import demo_generate
 from scoring.models import Deal, DealEvent, League, Player, Series
 from scoring.replays import replay_rows, row_snapshot
@@ -45,11 +45,14 @@ def content() -> list:
 
 def test_the_bulk_values_are_what_series_refresh_stores():
     series = finished_series(eggs=True)
-    state = replay_rows(series, list(series.deals.order_by("number")))
-    assert {name: getattr(series, name) for name in series_values(state)} == series_values(state)
+    derived = derived_values(replay_rows(series, list(series.deals.order_by("number"))))
+    assert list(derived.series) == list(SERIES_FIELDS)
+    assert {name: getattr(series, name) for name in SERIES_FIELDS} == derived.series
     for seat in series.seats.all():
-        values = seat_values(state, seat.side)
-        assert {name: getattr(seat, name) for name in values} == values
+        values = derived.seat(seat.side)
+        assert list(values) == list(SEAT_FIELDS)
+        assert {name: getattr(seat, name) for name in SEAT_FIELDS} == values
+    assert {seat.deals_played for seat in series.seats.all()} == {7}
 
 
 def test_every_demo_series_is_stored_exactly_as_a_replay_says():

@@ -72,6 +72,18 @@ def test_a_backup_imported_into_an_empty_database_exports_byte_for_byte_the_same
     assert counts() == kept
 
 
+def test_an_import_restores_every_seats_deal_figures_from_the_deals(history):
+    figures = ("series_id", "position", "deals_played", "deals_won", "deals_lost", "deals_naked",
+               "deals_eggs", "narrow_saves")  # fmt: skip
+    before = sorted(Seat.objects.values_list(*figures))
+    assert any(row[5] for row in before) and any(row[7] for row in before)  # naked, narrow saves
+    document = json.loads(exported())
+    assert "deals_played" not in document["series"][0]["seats"][0]  # derived from the deals
+    wipe()
+    history_import(document)
+    assert sorted(Seat.objects.values_list(*figures)) == before
+
+
 def test_restored_links_still_open_their_series(history):
     series, _rematch, _three = history
     token = series.score_token

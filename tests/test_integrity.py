@@ -177,3 +177,20 @@ def test_a_gap_in_the_deal_numbers_is_reported(played):
 
 def test_an_empty_database_is_fine(db):
     assert "Checked 0 series" in check()
+
+
+def test_the_seats_deal_figures_are_checked_and_repaired(played):
+    series = played[0]  # lost naked by side 0 until it was out
+    tallies = ("deals_played", "deals_won", "deals_lost", "deals_naked", "deals_eggs")
+    before = sorted(Seat.objects.filter(series=series).values_list("position", *tallies))
+    assert before[0][1:] == (2, 0, 2, 2, 0)
+    Seat.objects.filter(series=series, position=0).update(deals_naked=0, narrow_saves=3)
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("check_integrity", stdout=out)
+    assert f"series {series.pk}: seat 0 deals_naked is 0, the replay says 2" in out.getvalue()
+    assert "seat 0 narrow_saves is 3, the replay says 0" in out.getvalue()
+
+    assert "1 disagreed with the engine, 1 repaired" in check("--fix")
+    assert sorted(Seat.objects.filter(series=series).values_list("position", *tallies)) == before
+    assert Seat.objects.get(series=series, position=0).narrow_saves == 0
