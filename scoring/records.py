@@ -1,29 +1,23 @@
 """A player's record: series and deals played, won and lost, goats, eggs, partners and streaks.
 
-Series-level figures come from the derived fields ``services.series_refresh`` stores (who was
-the goat, who won, whether eggs fell) with SQL aggregates. Deal-level figures need each deal's
-defeat points, which are not stored: the player's deals are loaded in one query and streamed
-through the engine, series by series. That part's cost follows the number of deals the player
-has played (the query count does not), which the benchmark ``history_pages.py`` measures.
+Everything comes from the derived fields ``services.series_refresh`` stores, with SQL
+aggregates: who was the goat, who won and whether eggs fell on each series, and each seat's deal
+figures (``rules.side_tallies``: deals played, won, lost, naked, eggs, narrow saves). Nothing is
+replayed on the way, so the page costs the same whatever the player's history.
 
 Every figure counts only the series in the base queryset given (what the request may see).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db import connection
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import TruncMonth
 
-from scoring import rules
-from scoring.models import Deal, Player, Seat, Series
-from scoring.modes import SHAPES
-from scoring.replays import engine_deal
-from scoring.rules.scoring import NAKED, SAVED
+from scoring.models import Player, Seat, Series
 
 #: How many months the results chart shows at most (the most recent ones).
 CHART_MONTHS = 24
@@ -45,9 +39,9 @@ class MonthResults:
     goat: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class DealTally:
-    """Deal-level figures, added up from the engine's outcome of every deal."""
+    """Deal-level figures, the sum of the seats' stored ``rules.side_tallies``."""
 
     played: int = 0
     won: int = 0
@@ -56,26 +50,16 @@ class DealTally:
     eggs: int = 0
     narrow_saves: int = 0
 
-    def add(self, outcome: rules.DealOutcome, side: int, ruleset: rules.Ruleset) -> None:
-        """Count one deal of a series for ``side`` (a side that is out did not play it)."""
-        in_play = outcome.in_play
-        if side not in in_play:
-            return
-        self.played += 1
-        if outcome.eggs:
-            self.eggs += 1
-        defeat = outcome.defeat[side]
-        if not defeat:
-            if not outcome.eggs:
-                self.won += 1
-            return
-        self.lost += 1
-        if defeat == NAKED * outcome.multiplier:
-            self.naked += 1
-        elif defeat == SAVED * outcome.multiplier and not outcome.eggs:
-            line = ruleset.save_line if len(in_play) == 2 else ruleset.save_line_three
-            if outcome.points_of(side) == line:
-                self.narrow_saves += 1
+
+#: ``DealTally`` field -> the ``Seat`` field it adds up.
+TALLY_FIELDS = {
+    "played": "deals_played",
+    "won": "deals_won",
+    "lost": "deals_lost",
+    "naked": "deals_naked",
+    "eggs": "deals_eggs",
+    "narrow_saves": "narrow_saves",
+}
 
 
 @dataclass
@@ -148,67 +132,8 @@ def _partners(player: Player, seats: QuerySet[Seat]) -> tuple[Partner | None, Pa
     return best, toughest
 
 
-class _Row:
-    """A deal row as ``replays.engine_deal`` reads it, from a plain tuple."""
-
-    __slots__ = ("points", "tricks")
-
-    def __init__(self, points: tuple, tricks: tuple) -> None:
-        self.points = points
-        self.tricks = tricks
-
-
-def _deal_rows(seats: QuerySet[Seat]) -> Iterator[tuple[int, _Row]]:
-    """The deal rows of the seats' series in order, as plain tuples, in one query.
-
-    Read through the cursor without the ORM's per-value converters: the engine takes tricks
-    as anything truthy, and this loop runs once per deal of the player's whole history.
-    """
-    rows = (
-        Deal.objects.filter(series_id__in=seats.values("series_id"))
-        .order_by("series_id", "number")
-        .values_list(
-            "series_id", "points_0", "points_1", "points_2", "tricks_0", "tricks_1", "tricks_2"
-        )
-    )
-    sql, params = rows.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while batch := cursor.fetchmany(5000):
-            for series_id, p0, p1, p2, t0, t1, t2 in batch:
-                yield series_id, _Row((p0, p1, p2), (t0, t1, t2))
-
-
-def deal_tally(seats: QuerySet[Seat]) -> DealTally:
-    """Deal-level figures of the player in ``seats``' series: two queries, one replay each."""
-    plays = {
-        series_id: (side, mode, ruleset)
-        for series_id, side, mode, ruleset in seats.values_list(
-            "series_id", "side", "series__mode", "series__rules"
-        )
-    }
-    tally = DealTally()
-    current_id = None
-    running = side = ruleset = None
-    for series_id, row in _deal_rows(seats):
-        if series_id != current_id:
-            current_id = series_id
-            side, mode, stored_rules = plays[series_id]
-            ruleset = rules.Ruleset.from_dict(stored_rules)
-            running = rules.Series(SHAPES[mode].sides, rules=ruleset)
-        if running is None:
-            continue
-        try:
-            outcome = running.add(engine_deal(row, running.in_play))
-        except rules.InvalidDeal:
-            running = None  # rows no service would write: the rest of this series is not counted
-            continue
-        tally.add(outcome, side, ruleset)
-    return tally
-
-
 def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
-    """Everything the player page shows about ``player`` in ``series``, in seven queries."""
+    """Everything the player page shows about ``player`` in ``series``, in five queries."""
     seats = _seats(player, series)
     totals = seats.aggregate(
         played=Count("pk"),
@@ -216,6 +141,7 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
         won=Count("pk", filter=Q(is_winner=True)),
         goats=Count("pk", filter=Q(is_goat=True)),
         goats_with_eggs=Count("pk", filter=Q(is_goat=True, series__eggs__gt=0)),
+        **{f"sum_{name}": Sum(field, default=0) for name, field in TALLY_FIELDS.items()},
     )
     record = PlayerRecord(
         player=player,
@@ -224,6 +150,7 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
         series_won=totals["won"],
         goats=totals["goats"],
         goats_with_eggs=totals["goats_with_eggs"],
+        deals=DealTally(**{name: totals[f"sum_{name}"] for name in TALLY_FIELDS}),
     )
     if not record.series_played:
         return record
@@ -249,7 +176,6 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
         MonthResults(_as_date(item["month"]), item["played"], item["won"], item["goat"])
         for item in reversed(list(months))
     ]
-    record.deals = deal_tally(seats)
     return record
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import Player, Series
+from scoring.models import Player, Seat, Series
 from scoring.records import player_record, streaks
 from tests.conftest import start_series
 from tests.history_fixtures import LONG, finished_series, play_deals
@@ -74,7 +74,7 @@ def test_streaks_are_runs_without_the_goat_oldest_first():
     assert streaks([True, False, False, False, True]) == (0, 3)
 
 
-def test_deal_figures_come_from_replaying_the_deals_with_the_engine(league):
+def test_deal_figures_add_up_what_the_engine_counted_for_each_seat(league):
     series = start_series(names=NAMES, league=league, ruleset=LONG)
     play_deals(
         series,
@@ -124,3 +124,38 @@ def test_results_are_counted_per_month_oldest_first(league):
         (date(2025, 1, 1), 2, 1, 1),
         (date(2025, 3, 1), 1, 0, 1),
     ]
+
+
+def test_naked_by_points_counts_a_side_with_0_points_and_a_trick_as_naked(league):
+    ruleset = rules.Ruleset(target=999, naked="points")
+    series = start_series(names=NAMES, league=league, ruleset=ruleset)
+    play_deals(series, [((0, 120), (True, True)), ((0, 120), (False, True)), (31, 89)])
+    tally = player_record(player("Lena"), Series.objects.all()).deals
+    assert (tally.played, tally.lost, tally.naked, tally.narrow_saves) == (3, 3, 2, 1)
+    classic = start_series(names=NAMES, league=league, ruleset=LONG)
+    play_deals(classic, [((0, 120), (True, True))])
+    both = player_record(player("Lena"), Series.objects.all()).deals
+    assert (both.played, both.naked) == (4, 2)  # 0 points with a trick: 4, not naked (classic)
+
+
+def test_a_player_out_of_three_plays_no_more_deals(league):
+    series = start_series(mode="three", names=("Lena", "Misha", "Nina"), league=league)
+    out_first = ((100, 20, 0), (True, True, False))  # Nina: naked twice, 12, out
+    play_deals(series, [out_first, out_first, (31, 89)])
+    nina = player_record(player("Nina"), Series.objects.all()).deals
+    assert (nina.played, nina.lost, nina.naked) == (2, 2, 2)
+    lena = player_record(player("Lena"), Series.objects.all()).deals
+    assert (lena.played, lena.won, lena.lost, lena.narrow_saves) == (3, 2, 1, 1)
+
+
+def test_the_record_reads_the_stored_figures_and_replays_nothing(league, monkeypatch):
+    series = start_series(names=NAMES, league=league, ruleset=LONG)
+    play_deals(series, [(31, 89), (89, 31)])
+    Seat.objects.filter(player__name="Lena").update(deals_won=40)
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the player record replayed a series")
+
+    monkeypatch.setattr(rules.Series, "add", no_replay)
+    tally = player_record(player("Lena"), Series.objects.all()).deals
+    assert (tally.played, tally.won, tally.narrow_saves) == (2, 40, 1)
