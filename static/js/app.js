@@ -146,7 +146,9 @@
   document.addEventListener("DOMContentLoaded", function () { setUp(document); });
   document.addEventListener("htmx:load", function (event) { setUp(event.target); });
   // After a swap, put the keyboard back into the first points field of a fresh deal form, or
-  // onto what went wrong: the first invalid field, or the notice of a conflict.
+  // onto what went wrong: the first invalid field, or the notice of a conflict. (Swapped-in
+  // forms carry no autofocus attribute: htmx would apply it a moment later, when settling, and
+  // take the keyboard away from a player who has already typed on.)
   document.addEventListener("htmx:afterSwap", function (event) {
     // An outerHTML swap may leave the event on the element it replaced: look in the page then.
     var root = event.target && event.target.isConnected && event.target.querySelector ? event.target : document;
