@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import TruncMonth
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
+from django.utils import timezone
 
 from scoring.models import Player, Seat, Series
 
@@ -98,42 +98,68 @@ def streaks(goat_flags: Iterable[bool]) -> tuple[int, int]:
     return current, best
 
 
-def _partners(player: Player, seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
-    """The partner won with most often, and the opponent lost to most often (by series)."""
-    mine = Seat.objects.filter(series=OuterRef("series"), player=player)
-    others = (
-        Seat.objects.filter(series__in=seats.values("series"))
-        .exclude(player=player)
-        .annotate(my_side=Subquery(mine.values("side")[:1]))
-        .annotate(my_goat=Subquery(mine.values("is_goat")[:1]))
+def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
+    """The partner won with most often, and the opponent lost to most often (by series).
+
+    Each of the player's seats is joined to the other seats of its series (``series__seats``,
+    one join, reused by the whole query), so the counting starts from the player's seats.
+    """
+    other = "series__seats__"
+    not_me = Q(series__seats__position__lt=F("position")) | Q(
+        series__seats__position__gt=F("position")
     )
     partner = (
-        others.filter(side=F("my_side"))
-        .values("player_id", "player__name")
+        seats.filter(not_me, series__seats__side=F("side"))
+        .values(f"{other}player_id", f"{other}player__name")
         .annotate(together=Count("pk"), won=Count("pk", filter=Q(is_winner=True)))
         .filter(won__gt=0)
-        .order_by("-won", "-together", "player__name", "player_id")
+        .order_by("-won", "-together", f"{other}player__name", f"{other}player_id")
         .first()
     )
     opponent = (
-        others.filter(~Q(side=F("my_side")))
-        .values("player_id", "player__name")
-        .annotate(against=Count("pk"), lost=Count("pk", filter=Q(my_goat=True, is_goat=False)))
+        seats.filter(Q(series__seats__side__lt=F("side")) | Q(series__seats__side__gt=F("side")))
+        .values(f"{other}player_id", f"{other}player__name")
+        .annotate(
+            against=Count("pk"),
+            lost=Count("pk", filter=Q(is_goat=True, series__seats__is_goat=False)),
+        )
         .filter(lost__gt=0)
-        .order_by("-lost", "-against", "player__name", "player_id")
+        .order_by("-lost", "-against", f"{other}player__name", f"{other}player_id")
         .first()
     )
     best = partner and Partner(
-        partner["player_id"], partner["player__name"], partner["together"], partner["won"]
+        partner[f"{other}player_id"],
+        partner[f"{other}player__name"],
+        partner["together"],
+        partner["won"],
     )
     toughest = opponent and Partner(
-        opponent["player_id"], opponent["player__name"], opponent["against"], opponent["lost"]
+        opponent[f"{other}player_id"],
+        opponent[f"{other}player__name"],
+        opponent["against"],
+        opponent["lost"],
     )
     return best, toughest
 
 
+def month_results(rows: Iterable[tuple[datetime, bool, bool]]) -> list[MonthResults]:
+    """Per month (in the current time zone), oldest first, the last ``CHART_MONTHS`` of them.
+
+    ``rows`` are finished series as (created_at, was the goat, won), oldest first.
+    """
+    zone = timezone.get_current_timezone()
+    counts: dict[date, list[int]] = {}
+    for created_at, was_goat, won in rows:
+        month = created_at.astimezone(zone).date().replace(day=1)
+        figures = counts.setdefault(month, [0, 0, 0])
+        figures[0] += 1
+        figures[1] += bool(won)
+        figures[2] += bool(was_goat)
+    return [MonthResults(month, *figures) for month, figures in counts.items()][-CHART_MONTHS:]
+
+
 def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
-    """Everything the player page shows about ``player`` in ``series``, in five queries."""
+    """Everything the player page shows about ``player`` in ``series``, in four queries."""
     seats = _seats(player, series)
     totals = seats.aggregate(
         played=Count("pk"),
@@ -154,30 +180,12 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
     )
     if not record.series_played:
         return record
-    flags = (
+    finished = list(
         seats.filter(series__finished=True)
         .order_by("series__created_at", "series_id")
-        .values_list("is_goat", flat=True)
+        .values_list("series__created_at", "is_goat", "is_winner")
     )
-    record.current_streak, record.best_streak = streaks(flags)
-    record.best_partner, record.toughest_opponent = _partners(player, seats)
-    months = (
-        seats.filter(series__finished=True)
-        .annotate(month=TruncMonth("series__created_at"))
-        .values("month")
-        .annotate(
-            played=Count("pk"),
-            won=Count("pk", filter=Q(is_winner=True)),
-            goat=Count("pk", filter=Q(is_goat=True)),
-        )
-        .order_by("-month")[:CHART_MONTHS]
-    )
-    record.months = [
-        MonthResults(_as_date(item["month"]), item["played"], item["won"], item["goat"])
-        for item in reversed(list(months))
-    ]
+    record.current_streak, record.best_streak = streaks(goat for _when, goat, _won in finished)
+    record.months = month_results(finished)
+    record.best_partner, record.toughest_opponent = _partners(seats)
     return record
-
-
-def _as_date(value) -> date:
-    return value.date() if hasattr(value, "date") else value
