@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.models import Player, Seat, Series
-from scoring.records import player_record, streaks
+from scoring.records import MonthResults, month_results, player_record, streaks
 from tests.conftest import start_series
 from tests.history_fixtures import LONG, finished_series, play_deals
 
@@ -159,3 +159,16 @@ def test_the_record_reads_the_stored_figures_and_replays_nothing(league, monkeyp
     monkeypatch.setattr(rules.Series, "add", no_replay)
     tally = player_record(player("Lena"), Series.objects.all()).deals
     assert (tally.played, tally.won, tally.narrow_saves) == (2, 40, 1)
+
+
+def test_the_chart_keeps_the_last_24_months_in_the_current_time_zone():
+    utc = timezone.get_fixed_timezone(0)
+    rows = [(datetime(2023 + n // 12, n % 12 + 1, 5, 12, tzinfo=utc), n % 2 == 0, False)
+            for n in range(30)]  # fmt: skip
+    rows.append((datetime(2025, 6, 30, 22, 30, tzinfo=utc), False, True))  # July in Moscow
+    with timezone.override("Europe/Moscow"):
+        months = month_results(rows)
+    assert len(months) == 24
+    assert months[0] == MonthResults(date(2023, 8, 1), 1, 0, 0)
+    assert months[-2] == MonthResults(date(2025, 6, 1), 1, 0, 0)
+    assert months[-1] == MonthResults(date(2025, 7, 1), 1, 1, 0)
