@@ -346,7 +346,7 @@ def test_the_goat_screen_is_russian(quick_series):
     record(quick_series, (0, 120), (False, True))
     text = page(russian(client_with_link(quick_series)).get(quick_series.get_absolute_url()))
     assert "Anna &amp; Vera: козёл!" in text
-    assert "Пулька за ними: Boris &amp; Gleb." in text
+    assert "Победа в пульке: Boris &amp; Gleb." in text
     assert "Реванш: те же места, сдаёт следующий" in text
     assert "голые, +6." in text
 
