@@ -20,9 +20,15 @@ from tests.conftest import client_with_link, record
 from tests.table_fixtures import play
 
 ROOT = Path(settings.BASE_DIR)
+UPDATE = (
+    "update the catalog: manage.py makemessages -l ru --ignore=.venv --ignore=tests "
+    "--ignore=benchmarks --ignore=node_modules --ignore=staticfiles, translate the new entries "
+    "in locale/ru/LC_MESSAGES/django.po, then manage.py compilemessages --ignore=.venv"
+)
 PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
-#: Where ``make messages`` finds strings (it leaves out .venv, tests and benchmarks).
+#: Where makemessages finds strings (it is run with .venv, tests, benchmarks, node_modules and
+#: staticfiles ignored: see ``UPDATE``).
 SOURCES = ("kozel_site", "scoring", "templates")
 #: The call names xgettext extracts for Django (argument positions: context, singular, plural).
 KEYWORDS = {
@@ -228,10 +234,10 @@ def test_every_translation_keeps_the_placeholders_of_its_original(catalog):
 
 
 def test_the_catalog_holds_every_string_the_code_marks_for_translation(catalog):
-    """What ``make messages`` would add; when this fails, run it and translate the new entries."""
+    """What makemessages would add: a string marked in the code but missing from the catalog."""
     known = {entry.key for entry in catalog}
     missing = sorted(code_strings() - known, key=str)
-    assert missing == [], "run `make messages` and translate the new entries"
+    assert missing == [], UPDATE
 
 
 def test_the_engine_messages_are_in_the_catalog(catalog):
@@ -269,7 +275,7 @@ def test_the_compiled_catalog_gives_every_translation_of_the_po_file(catalog):
                     differ.append((entry.msgid, got))
             elif translation.gettext(entry.msgid) != entry.msgstr[0]:
                 differ.append((entry.msgid, translation.gettext(entry.msgid)))
-    assert differ == [], "run `make messages` (compilemessages) and commit the .mo"
+    assert differ == [], UPDATE
 
 
 def test_russian_counts_take_the_right_plural_form():
