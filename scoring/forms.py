@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
@@ -33,6 +33,14 @@ EGGS_LABELS = {
 ENDING_LABELS = {
     "last-standing": _("Play on until one player is left"),
     "first-out": _("Stop when the first player is out"),
+}
+#: The card counter's ranks as players name them (Russian: Т, К, Д, В).
+RANK_LABELS = {
+    "A": pgettext_lazy("card rank", "A"),
+    "10": "10",
+    "K": pgettext_lazy("card rank", "K"),
+    "Q": pgettext_lazy("card rank", "Q"),
+    "J": pgettext_lazy("card rank", "J"),
 }
 YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
 #: Deal numbers a form may carry: far beyond any evening, small enough for every database.
@@ -198,6 +206,8 @@ class DealForm(forms.Form):
     first side's points from how many A, 10, K, Q and J its pile holds.
     """
 
+    deal_total = rules.DEAL_TOTAL  # for the page's script, which fills in the rest of 120
+
     number = forms.IntegerField(
         widget=forms.HiddenInput,
         min_value=1,
@@ -229,7 +239,7 @@ class DealForm(forms.Form):
             )
         for rank in rules.COUNTED_RANKS:
             self.fields[f"count_{rank}"] = forms.IntegerField(
-                label=rank,
+                label=RANK_LABELS[rank],
                 required=False,
                 min_value=0,
                 max_value=4,
@@ -249,8 +259,9 @@ class DealForm(forms.Form):
     def tricks_fields(self):
         return [self[f"tricks_{side}"] for side, _label in self.sides]
 
-    def counter_fields(self):
-        return [self[f"count_{rank}"] for rank in rules.COUNTED_RANKS]
+    def counter_fields(self) -> list[tuple[forms.BoundField, int]]:
+        """The card counter's fields, each with what one such card is worth (for app.js)."""
+        return [(self[f"count_{rank}"], rules.CARD_POINTS[rank]) for rank in rules.COUNTED_RANKS]
 
     def clean(self):
         data = super().clean()

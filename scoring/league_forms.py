@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
-from scoring.forms import CUSTOM, PRESET_LABELS, SeriesForm
+from scoring.forms import CUSTOM, EGGS_LABELS, NAKED_LABELS, PRESET_LABELS, SeriesForm
 from scoring.models import Role
 from scoring.standings import ALL_RULES, StandingsFilter, ruleset_from_key
 
@@ -167,10 +167,10 @@ class StandingsFilterForm(forms.Form):
 def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
     if key in PRESET_LABELS:
         return str(PRESET_LABELS[key])
-    return gettext("Custom: out at %(target)s, eggs %(eggs)s, naked by %(naked)s") % {
+    return gettext("Custom: out at %(target)s; %(eggs)s; %(naked)s") % {
         "target": ruleset.target,
-        "eggs": ruleset.eggs,
-        "naked": ruleset.naked,
+        "eggs": EGGS_LABELS[ruleset.eggs],
+        "naked": NAKED_LABELS[ruleset.naked],
     }
 
 

@@ -1,8 +1,11 @@
 // Small helpers for deal entry; the forms work without them (the server fills the rest of 120).
 (function () {
   "use strict";
-  var TOTAL = 120;
-  var VALUES = { A: 11, "10": 10, K: 4, Q: 3, J: 2 };
+
+  // What one deal hands out (120): the engine's number, rendered on the form.
+  function dealTotal(form) {
+    return Number(form.getAttribute("data-deal-total"));
+  }
 
   function pointsInputs(form) {
     return Array.prototype.slice.call(form.querySelectorAll("input[data-points]"));
@@ -17,6 +20,7 @@
   // Fill the one side left empty (or computed earlier) with what is left of 120. A computed
   // value belongs to the script: it is cleared again as soon as it cannot be worked out.
   function complete(form, changed) {
+    var TOTAL = dealTotal(form);
     var inputs = pointsInputs(form);
     if (changed) changed.classList.remove("computed");
     var open = inputs.filter(function (i) { return i.value === "" || i.classList.contains("computed"); });
@@ -53,8 +57,9 @@
   // The card counter fills the first side's points; emptied again, it gives the field back.
   function count(form) {
     var sum = 0, any = false;
-    form.querySelectorAll("input[data-count]").forEach(function (i) {
-      if (i.value !== "") { any = true; sum += (VALUES[i.getAttribute("data-count")] || 0) * Number(i.value); }
+    // What one card of each rank is worth comes from the engine, in data-card-points.
+    form.querySelectorAll("input[data-card-points]").forEach(function (i) {
+      if (i.value !== "") { any = true; sum += Number(i.getAttribute("data-card-points")) * Number(i.value); }
     });
     var first = pointsInputs(form)[0];
     if (!first) return;
@@ -79,7 +84,7 @@
         var v = number(input);
         if (v === null || isNaN(v)) full = false; else sum += v;
       });
-      if (full && sum === TOTAL) inputs[inputs.length - 1].classList.add("computed");
+      if (full && sum === dealTotal(form)) inputs[inputs.length - 1].classList.add("computed");
       showTricks(form);
     });
     document.querySelectorAll("form.new-game").forEach(setUpNewGame);
@@ -92,7 +97,7 @@
       event.target.removeAttribute("data-counted");
       complete(form, event.target);
     }
-    if (event.target.hasAttribute("data-count")) count(form);
+    if (event.target.hasAttribute("data-card-points")) count(form);
     showTricks(form);
   });
 

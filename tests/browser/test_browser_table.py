@@ -223,3 +223,20 @@ def test_deal_entry_works_with_the_keyboard_alone(tab):
     expect(totals(page)).to_have_text(["6", "2"])
     expect(first).to_be_focused()
     assert stored_points(series) == [(70, 50), (0, 120)]
+
+
+def test_the_card_counter_fills_in_the_points_of_both_sides(tab):
+    series = start_series()
+    page = tab.page
+    tab.goto(f"/join/{series.score_token}/")
+    page.get_by_text("Count cards for Anna & Vera").click()
+    # Two aces, a ten, a king and a jack: 11 + 11 + 10 + 4 + 2 = 38, so the others have 82.
+    page.get_by_label("A", exact=True).fill("2")
+    page.get_by_label("10", exact=True).fill("1")
+    page.get_by_label("K", exact=True).fill("1")
+    page.get_by_label("J", exact=True).fill("1")
+    expect(points(page, "Anna & Vera")).to_have_value("38")
+    expect(points(page, "Boris & Gleb")).to_have_value("82")
+    page.get_by_role("button", name="Record deal").click()
+    expect(totals(page)).to_have_text(["2", "0"])
+    assert stored_points(series) == [(38, 82)]
