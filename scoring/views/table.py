@@ -41,6 +41,7 @@ from scoring.scoreboard import Scoreboard, build, goat_title
 
 UNPROCESSABLE = 422
 CONFLICT = 409
+STOP_POLLING = 286  # htmx stops polling on this status
 
 
 def _scorer(request: HttpRequest, pk: int) -> SeriesAccess:
@@ -329,10 +330,22 @@ def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def series_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """Polled by a watching phone: 204 while nothing changed, else the fresh scoreboard."""
+    """Polled by a watching phone: 204 while nothing changed, else the fresh scoreboard.
+
+    A poll that has lost its access (the link was renewed) gets htmx's "stop polling" status,
+    286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
+    does not exist gets the same answer, so it tells nothing about which series exist.
+    """
     fields = ("league_id", "score_token", "watch_token", "version")
-    series = get_object_or_404(Series.objects.only(*fields), pk=pk)
-    series_access(request, series)
+    series = Series.objects.only(*fields).filter(pk=pk).first()
+    try:
+        if series is None:
+            raise Http404("No such series.")
+        series_access(request, series)
+    except Http404:
+        if not request.htmx:
+            raise
+        return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(series.version):
         return HttpResponse(status=204)
     return _render_board(request, selectors.series_for_request(request, pk))
