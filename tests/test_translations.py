@@ -366,3 +366,15 @@ def test_the_history_and_the_score_sheet_are_russian(quick_series):
     assert "Запись игры" in sheet
     assert "Журнал изменений" in sheet
     assert "Сдача 1 записана" in sheet
+
+
+def test_chart_coordinates_stay_plain_numbers_in_russian(quick_series):
+    # Russian writes 176,5 for 176.5; an SVG coordinate written so lands in the wrong place.
+    record(quick_series, (30, 90))
+    record(quick_series, (61, 59))
+    client = russian(client_with_link(quick_series))
+    sheet = page(client.get(f"/series/{quick_series.pk}/sheet/"))
+    svg = sheet[sheet.index("<svg") : sheet.index("</svg>")]
+    coordinates = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"', svg)
+    assert coordinates
+    assert not [value for value in coordinates if re.search(r"\d,\d", value) and " " not in value]
