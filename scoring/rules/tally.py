@@ -1,7 +1,7 @@
 """Deal-level figures of each side of a series: played, won, lost, naked, eggs, narrow saves.
 
-What the player page and the standings count per deal, decided here from the engine's outcome
-of every deal so that no other module has to know what 6 or 2 defeat points mean. The site
+What a player's record counts per deal, decided here from the engine's outcome of every deal
+so that no other module has to know what 6 or 2 defeat points mean. The site
 stores the figures on each seat (``services.series_refresh``) and adds them up with SQL.
 """
 
