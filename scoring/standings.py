@@ -1,9 +1,10 @@
 """Standings of a league: per player, per partnership, head to head, and ratings.
 
 Everything is counted by the database from what ``services.series_refresh`` stored on each
-finished series and its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs``); only the
-naked count reads deal rows. Ratings replay every series, so the whole computed table is kept in
-a ``StandingsSnapshot`` row and recomputed only when the series it came from change.
+finished series and its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the
+seats' deal tallies such as ``deals_naked``). Ratings replay every series, so the whole
+computed table is kept in a ``StandingsSnapshot`` row and recomputed only when the series it
+came from change.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Count, F, IntegerField, Max, Q, QuerySet, Sum, Value, When
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.formats import get_format
 
@@ -118,7 +119,7 @@ class PlayerRow:
     goats: int
     defeat: int  # defeat points summed over the series
     eggs: int  # 60:60 deals in their series
-    naked: int  # deals in which their side took no trick
+    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
     rating: Rating | None
 
     @property
@@ -186,24 +187,12 @@ def _counts() -> dict:
 def player_counts(league: League, flt: StandingsFilter) -> dict[int, dict[str, int]]:
     """Per player id: series played, won, goat, defeat points, eggs and naked deals."""
     seats = Seat.objects.filter(flt.series_q(league, "series__"))
-    counts = {
+    return {
         row["player_id"]: row
         for row in seats.order_by()
         .values("player_id")
-        .annotate(**_counts(), eggs=Sum("series__eggs"))
+        .annotate(**_counts(), eggs=Sum("series__eggs"), naked=Sum("deals_naked"))
     }
-    # Joining deals multiplies the seat rows, so the naked count is a query of its own.
-    naked = Case(
-        *(
-            When(side=side, then=Case(When(**{f"series__deals__tricks_{side}": False}, then=1)))
-            for side in range(3)
-        ),
-        default=Value(0),
-        output_field=IntegerField(),
-    )
-    for row in seats.order_by().values("player_id").annotate(naked=Sum(naked, default=0)):
-        counts[row["player_id"]]["naked"] = row["naked"] or 0
-    return counts
 
 
 def pair_counts(league: League, flt: StandingsFilter) -> list[dict[str, int]]:

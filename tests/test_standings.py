@@ -168,3 +168,14 @@ def test_custom_rules_survive_the_round_trip_through_their_key():
 @pytest.mark.parametrize("key", ["custom-", "custom-a-b-c-d", "custom-12-31-21-tricks-odd-x", "x"])
 def test_a_garbled_ruleset_key_means_no_ruleset(key):
     assert ruleset_from_key(key) is None
+
+
+def test_naked_counts_what_the_house_rules_charge_as_naked(league):
+    # Under naked="points", 0 card points scores 6 even with a trick: that deal is naked.
+    by_points = rules.Ruleset(naked="points")
+    series = start_series(league=league, names=("Anna", "Boris"), mode="duel", ruleset=by_points)
+    record(series, [0, 120], [True, True])
+    record(series, [0, 120], [True, True])
+    assert series.finished
+    rows = rows_by_name(league_standings(league, StandingsFilter()))
+    assert (rows["Anna"].naked, rows["Boris"].naked) == (2, 0)
