@@ -854,3 +854,16 @@ def test_a_finished_series_refuses_any_post_to_record(quick_series):
         response = client.post(url(quick_series, "deals/"), data)
         assert 400 <= response.status_code < 500
     assert db_snapshot() == before
+
+
+def test_only_a_freshly_loaded_page_autofocuses_the_first_side(quick_series):
+    # htmx would apply autofocus when it settles a swapped-in form, possibly after the player
+    # had typed on; app.js focuses swapped-in forms itself.
+    client = client_with_link(quick_series)
+    page = client.get(f"/series/{quick_series.pk}/").content.decode()
+    fragment = client.get(
+        f"/series/{quick_series.pk}/", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert page.count(" autofocus") == 1
+    assert re.search(r'name="points_0"[^>]* autofocus', page)
+    assert " autofocus" not in fragment
