@@ -45,7 +45,7 @@ migrations-check: install
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 messages: install
-	$(BIN)/python manage.py makemessages -l ru --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=node_modules --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=node_modules --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 # Every benchmark script prints its figures; none asserts a speed.
