@@ -23,7 +23,6 @@ browser:
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: install browser

@@ -41,15 +41,3 @@ proc_name = "kozel"
 # which two servers on one machine would fight over.
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or "/nonexistent/gunicorn.ctl"
 control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
-
-
-def on_starting(server) -> None:
-    """Before any worker starts: the database cache table exists (creating it is idempotent)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
-    import django
-    from django.core.management import call_command
-    from django.db import connections
-
-    django.setup()
-    call_command("createcachetable", verbosity=0)
-    connections.close_all()  # workers are forked from here: none may share this connection

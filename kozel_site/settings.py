@@ -229,7 +229,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        # Created by `manage.py createcachetable` (the test database and gunicorn's start do it).
+        # Created by migration scoring 0004 (and by Django's test database set-up).
         "LOCATION": "kozel_cache",
         "TIMEOUT": 300,
     }

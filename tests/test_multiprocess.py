@@ -254,7 +254,7 @@ def test_a_game_link_opened_through_one_server_works_through_the_other(
 
 
 def test_the_cache_is_shared_between_processes(environment, servers):
-    # gunicorn created the cache table before its workers started.
+    # The migrations made the cache table (scoring 0004), before either server started.
     key = f"multiprocess-{uuid.uuid4()}"
     manage(
         environment,
