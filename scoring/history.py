@@ -11,21 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from html import escape
 from typing import Any
 
 from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.forms.utils import flatatt
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules, selectors
 from scoring.models import League, Membership, Player, Seat, Series
 from scoring.modes import Mode
+from scoring.widgets import ListSelect
 
 PAGE_SIZE = 20
 FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
@@ -62,21 +60,6 @@ def _family_q(name: str) -> Q:
     settings = rules.PRESETS[name].to_dict()
     settings.pop("target")
     return Q(**{f"rules__{key}": value for key, value in settings.items()})
-
-
-class ListSelect(forms.Select):
-    """A ``<select>`` built in Python: a league's few hundred players cost one join, not a
-    template rendering per option."""
-
-    def render(self, name, value, attrs=None, renderer=None) -> str:
-        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        chosen = "" if value is None else str(value)
-        options = "".join(
-            f'<option value="{escape(str(key))}"{" selected" if str(key) == chosen else ""}>'
-            f"{escape(str(label))}</option>"
-            for key, label in self.choices
-        )
-        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # every value escaped
 
 
 class HistoryFilterForm(forms.Form):

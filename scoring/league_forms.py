@@ -13,6 +13,7 @@ from scoring import rules
 from scoring.forms import CUSTOM, EGGS_LABELS, NAKED_LABELS, PRESET_LABELS, SeriesForm
 from scoring.models import Role
 from scoring.standings import ALL_RULES, StandingsFilter, ruleset_from_key
+from scoring.widgets import ListSelect
 
 LEAGUE_NAME_MAX = 80
 # A season's ends stay well inside what every database and time zone can represent.
@@ -122,7 +123,7 @@ class StandingsFilterForm(forms.Form):
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     rules = forms.CharField(
-        label=_("House rules"), required=False, max_length=80, widget=forms.Select
+        label=_("House rules"), required=False, max_length=80, widget=ListSelect
     )
 
     def __init__(self, *args, rulesets=(), **kwargs):
@@ -175,8 +176,8 @@ def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
 
 
 class HeadToHeadForm(forms.Form):
-    first = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=[])
-    second = forms.TypedChoiceField(label=_("against"), coerce=int, choices=[])
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=[], widget=ListSelect)
+    second = forms.TypedChoiceField(label=_("against"), coerce=int, choices=[], widget=ListSelect)
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring import rules
+from scoring import rules, services
 from scoring.models import League, Membership, Player, Role, Seat, Series, new_token
 
 
@@ -220,6 +220,8 @@ def series_move_to_league(
     series.score_token = new_token()
     series.version += 1  # standings of the league now include it; live views refresh
     series.save(update_fields=["league", "score_token", "version", "updated_at"])
+    if series.finished:
+        services.results_changed(league.pk)
     # Quick-game players that no other game uses would only clutter name suggestions.
     Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
     return series

@@ -49,6 +49,9 @@ class League(models.Model):
     invite_role = models.CharField(max_length=10, choices=Role.choices, default=Role.SCORER)
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Bumped by every write that changes a finished series of the league (``series_refresh``,
+    #: moving a finished game in): a stored ``StandingsSnapshot`` of another value is stale.
+    results_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -147,7 +150,11 @@ class Series(models.Model):
     class Meta:
         verbose_name_plural = _("series")
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["league", "-created_at"], name="series_league_recent")]
+        indexes = [
+            models.Index(fields=["league", "-created_at"], name="series_league_recent"),
+            # The standings take in the series finished since their stored tally.
+            models.Index(fields=["league", "finished_at"], name="series_league_finished"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(mode__in=Mode.values), name="series_mode_known"),
             models.CheckConstraint(condition=Q(first_dealer__lt=4), name="series_dealer_seat"),
@@ -291,14 +298,16 @@ class StandingsSnapshot(models.Model):
     """A league's standings and ratings under one filter, kept while its series stay the same.
 
     Ratings replay every finished series in order; this row spares a page view that work. It is
-    recomputed whenever ``fingerprint`` (count, versions and ids of the series it was computed
-    from) no longer matches, so it can never be stale, and it is only an optimisation.
+    valid while ``fingerprint`` holds the league's current ``results_version``; after that, its
+    ``ledger`` takes in the series finished since (``standings``), or is rebuilt when a series
+    it counted has changed. It is only an optimisation.
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=120)
-    fingerprint = models.CharField(max_length=120)
-    data = models.JSONField(default=dict)
+    fingerprint = models.CharField(max_length=120)  # format and league's results_version
+    data = models.JSONField(default=dict)  # the table shown
+    ledger = models.JSONField(default=dict)  # ``standings_ledger.Ledger``: the tally behind it
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

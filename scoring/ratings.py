@@ -5,19 +5,15 @@ moves with who they played beside; two and three players are each a team of one 
 A side's rank comes from the stored result: the winner first, the goat(s) last, any other side
 in between by its defeat points (fewer is better; equal totals tie). The series are taken in the
 order they finished, ``(finished_at, pk)``, so the same series always give the same ratings;
-nothing is kept in process memory.
+``standings_ledger`` folds them in, one series at a time, and nothing is kept in process memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import groupby
 
-from django.db.models import QuerySet
 from openskill.models import PlackettLuce
-
-from scoring.models import Seat, Series
 
 # Plackett-Luce's defaults: a newcomer is 25 ± 25/3.
 MODEL_MU = 25.0
@@ -55,37 +51,38 @@ def side_ranks(seats: Iterable[SeatResult]) -> dict[int, int]:
     return {side: ordered.index(key) + 1 for side, key in keys.items()}
 
 
-def rate(matches: Iterable[list[SeatResult]]) -> dict[int, Rating]:
-    """Ratings after the matches in the order given, by player id."""
-    model = PlackettLuce(mu=MODEL_MU, sigma=MODEL_SIGMA)
-    current: dict[int, tuple[float, float, int]] = {}
-    for seats in matches:
-        ranks = side_ranks(seats)
-        if len(ranks) < 2:
-            continue  # nothing to compare
-        sides = sorted(ranks)
-        teams_ids = [[s.player_id for s in seats if s.side == side] for side in sides]
-        teams = [
-            [model.rating(*current.get(pid, (MODEL_MU, MODEL_SIGMA, 0))[:2]) for pid in team]
-            for team in teams_ids
-        ]
-        rated = model.rate(teams, ranks=[ranks[side] for side in sides])
-        for team_ids, team in zip(teams_ids, rated, strict=True):
-            for pid, rating in zip(team_ids, team, strict=True):
-                played = current.get(pid, (0.0, 0.0, 0))[2]
-                current[pid] = (rating.mu, rating.sigma, played + 1)
+#: Plackett-Luce holds only its parameters: one model serves every league.
+MODEL = PlackettLuce(mu=MODEL_MU, sigma=MODEL_SIGMA)
+
+#: A player's running rating: (μ, σ, rated series).
+RatingState = dict[int, tuple[float, float, int]]
+
+
+def rate_match(current: RatingState, seats: list[SeatResult]) -> None:
+    """Move the ratings in ``current`` by one match (a series' seats), in place."""
+    ranks = side_ranks(seats)
+    if len(ranks) < 2:
+        return  # nothing to compare
+    sides = sorted(ranks)
+    teams_ids = [[s.player_id for s in seats if s.side == side] for side in sides]
+    teams = [
+        [MODEL.rating(*current.get(pid, (MODEL_MU, MODEL_SIGMA, 0))[:2]) for pid in team]
+        for team in teams_ids
+    ]
+    rated = MODEL.rate(teams, ranks=[ranks[side] for side in sides])
+    for team_ids, team in zip(teams_ids, rated, strict=True):
+        for pid, rating in zip(team_ids, team, strict=True):
+            played = current.get(pid, (0.0, 0.0, 0))[2]
+            current[pid] = (rating.mu, rating.sigma, played + 1)
+
+
+def ratings_of(current: RatingState) -> dict[int, Rating]:
     return {pid: Rating(mu=mu, sigma=sigma, series=n) for pid, (mu, sigma, n) in current.items()}
 
 
-def series_ratings(series: QuerySet[Series]) -> dict[int, Rating]:
-    """Ratings from these series (finished ones only), taken in the order they finished."""
-    rows = (
-        Seat.objects.filter(series__in=series.filter(finished=True).values("pk"))
-        .order_by("series__finished_at", "series_id", "position")
-        .values_list("series_id", "player_id", "side", "total", "is_winner", "is_goat")
-    )
-    matches = (
-        [SeatResult(*row[1:]) for row in group]
-        for _series, group in groupby(rows.iterator(chunk_size=2000), key=lambda row: row[0])
-    )
-    return rate(matches)
+def rate(matches: Iterable[list[SeatResult]]) -> dict[int, Rating]:
+    """Ratings after the matches in the order given, by player id."""
+    current: RatingState = {}
+    for seats in matches:
+        rate_match(current, seats)
+    return ratings_of(current)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from scoring import rules
@@ -49,6 +49,8 @@ def _rows(series: Series) -> list[Deal]:
 
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
     """Store what the engine derived from the deals on the series and its seats."""
+    if series.league_id is not None and (state.finished or series.finished):
+        results_changed(series.league_id)
     if state.finished and not series.finished:
         series.finished_at = timezone.now()
     elif not state.finished:
@@ -63,6 +65,11 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
         for name, value in derived.seat(seat.side).items():
             setattr(seat, name, value)
     Seat.objects.bulk_update(seats, SEAT_FIELDS)
+
+
+def results_changed(league_id: int) -> None:
+    """A finished series of the league changed (or one finished): its standings are stale."""
+    League.objects.filter(pk=league_id).update(results_version=F("results_version") + 1)
 
 
 def _event(series: Series, number: int, action: str, *, before=None, after=None, user=None, via=""):

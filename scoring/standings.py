@@ -1,10 +1,12 @@
 """Standings of a league: per player, per partnership, head to head, and ratings.
 
-Everything is counted by the database from what ``services.series_refresh`` stored on each
-finished series and its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the
-seats' deal tallies such as ``deals_naked``). Ratings replay every series, so the whole
-computed table is kept in a ``StandingsSnapshot`` row and recomputed only when the series it
-came from change.
+Everything is counted from what ``services.series_refresh`` stored on each finished series and
+its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the seats' deal tallies
+such as ``deals_naked``), folded series by series into a ``standings_ledger.Ledger`` (ratings
+depend on the order). The table shown is kept in a ``StandingsSnapshot`` row with the tally it
+came from, and is valid while the league's ``results_version`` stays what it was: every write
+that changes a finished series bumps it. When it has moved, the stored tally takes in only the
+series finished since, unless one it counted has changed; then everything is folded again.
 """
 
 from __future__ import annotations
@@ -12,19 +14,20 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import get_format
 
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
-from scoring.modes import Mode
-from scoring.ratings import Rating, series_ratings
+from scoring.ratings import Rating
+from scoring.standings_ledger import Ledger, counted_through, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "3"
+SNAPSHOT_FORMAT = "4"
 #: Snapshots kept per league (one per filter recently looked at).
 SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
@@ -33,14 +36,7 @@ PAIR_MIN_SERIES = 3
 ALL_RULES = ""
 
 
-def ruleset_key(ruleset: rules.Ruleset) -> str:
-    """A short, stable name for a ruleset: the preset's name, or its settings in a row."""
-    name = ruleset.preset_name
-    if name:
-        return name
-    return "custom-" + "-".join(str(value) for value in ruleset.to_dict().values())
-
-
+@lru_cache(maxsize=256)
 def ruleset_from_key(key: str) -> rules.Ruleset | None:
     if key in rules.PRESETS:
         return rules.PRESETS[key]
@@ -95,6 +91,21 @@ class StandingsFilter:
             for name, value in ruleset.to_dict().items():
                 conditions[f"{prefix}rules__{name}"] = value
         return Q(**conditions)
+
+    def accepts(self, finished_at: datetime, ruleset_data) -> bool:
+        """Whether a series that finished at ``finished_at`` counts: ``series_q`` in Python."""
+        if self.date_from and finished_at < _day_start(self.date_from):
+            return False
+        if self.date_to and finished_at >= _day_start(self.date_to + timedelta(days=1)):
+            return False
+        if not self.ruleset:
+            return True
+        ruleset = ruleset_from_key(self.ruleset)
+        return (
+            ruleset is not None
+            and isinstance(ruleset_data, dict)
+            and all(ruleset_data.get(name) == value for name, value in ruleset.to_dict().items())
+        )
 
 
 def one_decimal(value: float) -> str:
@@ -175,76 +186,19 @@ class PairRow:
         return one_decimal(self.average_defeat)
 
 
-def _counts() -> dict:
-    return {
-        "played": Count("pk"),
-        "won": Count("pk", filter=Q(is_winner=True)),
-        "goats": Count("pk", filter=Q(is_goat=True)),
-        "defeat": Sum("total"),
-    }
-
-
-def player_counts(league: League, flt: StandingsFilter) -> dict[int, dict[str, int]]:
-    """Per player id: series played, won, goat, defeat points, eggs and naked deals."""
-    seats = Seat.objects.filter(flt.series_q(league, "series__"))
-    return {
-        row["player_id"]: row
-        for row in seats.order_by()
-        .values("player_id")
-        .annotate(**_counts(), eggs=Sum("series__eggs"), naked=Sum("deals_naked"))
-    }
-
-
-def pair_counts(league: League, flt: StandingsFilter) -> list[dict[str, int]]:
-    """Per partnership (two players on one side in teams of two): played, won, goat, defeat."""
-    return list(
-        Seat.objects.filter(
-            flt.series_q(league, "series__"),
-            series__mode=Mode.TEAMS,
-            series__seats__side=F("side"),
-            series__seats__player_id__gt=F("player_id"),
-        )
-        .order_by()
-        .values("player_id", partner_id=F("series__seats__player_id"))
-        .annotate(**_counts())
-    )
-
-
-def fingerprint(league: League, flt: StandingsFilter) -> tuple[str, int]:
-    """Changes whenever a series that counts is added, removed, edited or moved; and the count."""
-    found = filtered_series(league, flt).aggregate(
-        n=Count("pk"), versions=Sum("version"), ids=Sum("pk"), last=Max("pk")
-    )
-    key = f"{SNAPSHOT_FORMAT}:{found['n']}:{found['versions']}:{found['ids']}:{found['last']}"
-    return key, found["n"]
-
-
-def compute(league: League, flt: StandingsFilter) -> dict:
-    """The snapshot's data: plain lists, as stored in JSON, players best rated first."""
-    counts = player_counts(league, flt)
-    ratings = series_ratings(filtered_series(league, flt))
+def compute(ledger: Ledger) -> dict:
+    """The snapshot's data from a tally: plain lists, as stored in JSON, best rated first."""
     players = []
-    for pid, row in counts.items():
-        rating = ratings.get(pid)
-        players.append(
-            [
-                pid,
-                row["played"],
-                row["won"],
-                row["goats"],
-                row["defeat"] or 0,
-                row["eggs"] or 0,
-                row.get("naked", 0),
-                rating.mu if rating else None,
-                rating.sigma if rating else None,
-                rating.series if rating else 0,
-            ]
-        )
+    for pid, (played, won, goats, defeat, eggs, naked) in ledger.players.items():
+        mu, sigma, rated = ledger.ratings.get(pid, (None, None, 0))
+        players.append([pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated])
     players.sort(key=_player_order)
+    rulesets = sorted(ledger.rulesets, key=lambda key: (key not in rules.PRESETS, key))
     return {
         "players": players,
-        "pairs": best_pairs(pair_counts(league, flt)),
-        "rulesets": [key for key, _ruleset in ruleset_choices(league)],
+        "pairs": best_pairs(ledger.pairs),
+        "rulesets": rulesets,
+        "series": ledger.counted[0],
     }
 
 
@@ -255,30 +209,60 @@ def _player_order(row: list) -> tuple:
     return (-ordinal, -(won / played if played else 0.0), pid)
 
 
-PAIR_FIELDS = ("player_id", "partner_id", "played", "won", "goats", "defeat")
-
-
-def best_pairs(rows: list[dict[str, int]]) -> list[list[int]]:
+def best_pairs(pairs: dict[tuple[int, int], list[int]]) -> list[list[int]]:
     """The partnerships worth a table: best win rate first, among pairs with a few series.
 
     A league of 200 players has thousands of pairs that met once; only the best few are kept,
     from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
+    Each row: the two player ids, then ``standings_ledger.PAIR_COUNTS``.
     """
-    regular = [row for row in rows if row["played"] >= PAIR_MIN_SERIES] or rows
-    regular.sort(key=lambda row: (-row["won"] / row["played"], -row["played"], row["player_id"]))
-    return [[row[name] for name in PAIR_FIELDS] for row in regular[:PAIRS_SHOWN]]
+    rows = [[*pair, *counts] for pair, counts in pairs.items()]
+    regular = [row for row in rows if row[2] >= PAIR_MIN_SERIES] or rows
+    regular.sort(key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1]))
+    return regular[:PAIRS_SHOWN]
+
+
+def _tally(league: League, flt: StandingsFilter, stored: dict | None) -> Ledger:
+    """The tally under ``flt`` today: the stored one with the series finished since, if it
+    still holds what the database says it counted; otherwise every series again."""
+    ledger = Ledger.from_json(stored) if stored else None
+    if ledger is None or ledger.counted != counted_through(
+        filtered_series(league, flt), ledger.through
+    ):
+        ledger = Ledger()
+    ledger.fold(seat_rows(league, after=ledger.through), accepts=flt.accepts)
+    return ledger
 
 
 def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
-    current, count = fingerprint(league, flt)
-    snapshot = StandingsSnapshot.objects.filter(league=league, key=flt.key).first()
-    if snapshot is not None and snapshot.fingerprint == current:
+    snapshot = (
+        StandingsSnapshot.objects.filter(league=league, key=flt.key)
+        .annotate(current=F("league__results_version"))
+        .defer("ledger")
+        .first()
+    )
+    if snapshot is not None and snapshot.fingerprint == _fingerprint(snapshot.current):
         return snapshot.data
-    data = compute(league, flt) | {"series": count}
+    if snapshot is not None:
+        current = snapshot.current
+        stored = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
+        stored = stored.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
+    else:
+        current = League.objects.filter(pk=league.pk).values_list("results_version", flat=True)[0]
+        stored = None
+    # ``current`` was read first: a series that ends meanwhile makes the next view look again.
+    ledger = _tally(league, flt, stored)
+    data = compute(ledger)
     try:
         with transaction.atomic():
             StandingsSnapshot.objects.update_or_create(
-                league=league, key=flt.key, defaults={"fingerprint": current, "data": data}
+                league=league,
+                key=flt.key,
+                defaults={
+                    "fingerprint": _fingerprint(current),
+                    "data": data,
+                    "ledger": ledger.to_json(),
+                },
             )
             stale = StandingsSnapshot.objects.filter(league=league).order_by("-computed_at")
             StandingsSnapshot.objects.filter(
@@ -287,6 +271,10 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
     except IntegrityError:
         pass  # another request stored the same snapshot at the same moment
     return data
+
+
+def _fingerprint(results_version: int) -> str:
+    return f"{SNAPSHOT_FORMAT}:{results_version}"
 
 
 @dataclass(frozen=True)
@@ -335,14 +323,27 @@ def league_standings(league: League, flt: StandingsFilter, limit: int | None = N
         )
         for first, second, played, won, goats, defeat in data["pairs"]
     ]
-    rulesets = [(key, ruleset_from_key(key)) for key in data["rulesets"]]
     return Standings(
         series=data["series"],
         players=players,
         player_count=len(data["players"]),
         pairs=pairs,
-        rulesets=[(key, ruleset) for key, ruleset in rulesets if ruleset is not None],
+        rulesets=_rulesets(data),
     )
+
+
+def _rulesets(data: dict) -> list[tuple[str, rules.Ruleset]]:
+    found = [(key, ruleset_from_key(key)) for key in data["rulesets"]]
+    return [(key, ruleset) for key, ruleset in found if ruleset is not None]
+
+
+def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:
+    """The rulesets the league's finished series were played with, by key, presets first.
+
+    Taken from the all-series snapshot: a ruleset nobody finished a series with has no
+    standings to show.
+    """
+    return _rulesets(_snapshot_data(league, StandingsFilter()))
 
 
 @dataclass(frozen=True)
@@ -376,17 +377,3 @@ def head_to_head(league: League, flt: StandingsFilter, first: Player, second: Pl
         together_goat=Count("pk", filter=same & Q(is_goat=True)),
     )
     return HeadToHead(first=first, second=second, **found)
-
-
-def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:
-    """The rulesets the league's series were played with, by key."""
-    found: dict[str, rules.Ruleset] = {}
-    for data in (
-        Series.objects.filter(league=league).order_by().values_list("rules", flat=True).distinct()
-    ):
-        try:
-            ruleset = rules.Ruleset.from_dict(data)
-        except rules.InvalidRuleset:
-            continue
-        found.setdefault(ruleset_key(ruleset), ruleset)
-    return sorted(found.items(), key=lambda item: (item[0] not in rules.PRESETS, item[0]))

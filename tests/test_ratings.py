@@ -6,8 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scoring.models import Player, Series
-from scoring.ratings import MODEL_MU, MODEL_SIGMA, SeatResult, rate, series_ratings, side_ranks
+from scoring.models import Player, Series, StandingsSnapshot
+from scoring.ratings import MODEL_MU, MODEL_SIGMA, Rating, SeatResult, rate, side_ranks
+from scoring.standings import StandingsFilter, league_standings
 from tests.conftest import start_series
 from tests.league_fixtures import fast_passwords, finished
 
@@ -105,12 +106,19 @@ def test_stored_series_are_rated_in_the_order_they_finished(league):
 
     Series.objects.filter(pk=early.pk).update(finished_at=base)
     Series.objects.filter(pk=late.pk).update(finished_at=base + timedelta(hours=1))
-    in_order = by_name(series_ratings(Series.objects.filter(league=league)))
+    in_order = by_name(series_ratings(league))
     Series.objects.filter(pk=early.pk).update(finished_at=base + timedelta(hours=2))
-    swapped = by_name(series_ratings(Series.objects.filter(league=league)))
+    swapped = by_name(series_ratings(league))
     assert in_order != swapped
     # The same result as rating the seats by hand in that order.
     assert in_order == by_name(rate([results(early), results(late)]))
+
+
+def series_ratings(league) -> dict[int, Rating]:
+    """The league's ratings counted from nothing (the test moves ``finished_at`` by hand)."""
+    StandingsSnapshot.objects.filter(league=league).delete()
+    table = league_standings(league, StandingsFilter())
+    return {row.player_id: row.rating for row in table.players if row.rating}
 
 
 def results(series: Series) -> list[SeatResult]:
@@ -122,4 +130,4 @@ def results(series: Series) -> list[SeatResult]:
 
 def test_unfinished_series_are_not_rated(league):
     start_series(league=league)
-    assert series_ratings(Series.objects.filter(league=league)) == {}
+    assert series_ratings(league) == {}

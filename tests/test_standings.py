@@ -6,10 +6,11 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from scoring import rules, services, standings
-from scoring.leagues import league_create
+from scoring import rules, services, standings, standings_ledger
+from scoring.leagues import league_create, series_move_to_league
 from scoring.models import Player, Series, StandingsSnapshot
-from scoring.standings import StandingsFilter, league_standings, ruleset_from_key, ruleset_key
+from scoring.standings import StandingsFilter, league_standings, ruleset_from_key
+from scoring.standings_ledger import ruleset_key
 from tests.conftest import record, start_series
 from tests.league_fixtures import fast_passwords, finished, play_out
 
@@ -179,3 +180,96 @@ def test_naked_counts_what_the_house_rules_charge_as_naked(league):
     assert series.finished
     rows = rows_by_name(league_standings(league, StandingsFilter()))
     assert (rows["Anna"].naked, rows["Boris"].naked) == (2, 0)
+
+
+# The stored tally: a series that ends is taken in alone, and gives what a full count gives --
+
+
+def full_count(league, flt=ALL) -> dict:
+    """The standings counted from nothing, as the snapshot stores them."""
+    StandingsSnapshot.objects.filter(league=league).delete()
+    league_standings(league, flt)
+    return StandingsSnapshot.objects.get(league=league, key=flt.key).data
+
+
+def stored(league, flt=ALL) -> dict:
+    league_standings(league, flt)
+    return StandingsSnapshot.objects.get(league=league, key=flt.key).data
+
+
+def folded_series(monkeypatch) -> list[int]:
+    """The ids of the series the tally takes in from now on."""
+    seen: list[int] = []
+    fold = standings_ledger.Ledger.fold
+
+    def spy(self, rows, accepts):
+        rows = list(rows)
+        seen.extend(dict.fromkeys(row[0] for row in rows))
+        return fold(self, rows, accepts)
+
+    monkeypatch.setattr(standings_ledger.Ledger, "fold", spy)
+    return seen
+
+
+@pytest.mark.parametrize(
+    "flt", [ALL, StandingsFilter(ruleset="classic"), StandingsFilter(date_from=date(2000, 1, 1))]
+)
+def test_a_series_that_ends_is_taken_in_alone_and_counts_as_a_full_count_would(
+    league, played, monkeypatch, flt
+):
+    stored(league, flt)
+    seen = folded_series(monkeypatch)
+    play_out(played["d"], loser=1)
+    three = start_series(league=league, names=("Anna", "Boris", "Vera"), mode="three")
+    record(three, [60, 60, 0], [True, True, False])  # Vera naked twice: she is out,
+    record(three, [60, 60, 0], [True, True, False])
+    while not three.finished:  # then Anna until she is out too
+        record(three, [0, 120], [False, True])
+    after = stored(league, flt)
+    assert seen == [played["d"].pk, three.pk]
+    assert after["series"] == 5
+    assert after == full_count(league, flt)  # ratings to the last digit, pairs, rulesets
+
+
+def test_nothing_is_folded_while_no_finished_series_changed(league, played, monkeypatch):
+    before = stored(league)
+    seen = folded_series(monkeypatch)
+    record(start_series(league=league), [60, 60], [True, True])  # a new series, not over
+    assert stored(league) == before
+    assert seen == []
+
+
+def test_the_tally_is_rebuilt_when_a_series_it_counted_changed(league, played, monkeypatch):
+    stored(league)
+    seen = folded_series(monkeypatch)
+    # Deal 2 of series A: Anna & Vera took a trick after all: A is no longer over.
+    services.deal_edit(series_id=played["a"].pk, number=2, points=[0, 120], tricks=[True, True])
+    after = stored(league)
+    assert sorted(seen) == sorted([played["b"].pk, played["c"].pk])  # everything again
+    assert after["series"] == 2
+    assert after == full_count(league)
+
+
+def test_a_finished_game_moved_in_counts_though_it_finished_before_the_others(
+    league, played, owner
+):
+    quick = finished(None, names=("Anna", "Boris"), mode="duel", loser=1)
+    Series.objects.filter(pk=quick.pk).update(finished_at=datetime(2020, 1, 1, tzinfo=UTC))
+    stored(league)
+    quick.refresh_from_db()
+    series_move_to_league(series=quick, league=league, user=owner, score_token=quick.score_token)
+    after = stored(league)
+    assert after["series"] == 4
+    assert after == full_count(league)
+
+
+def test_only_rulesets_of_finished_series_are_offered(league, played):
+    start_series(league=league, ruleset=rules.PRESETS["eggs-double"])  # not over yet
+    assert [key for key, _ruleset in standings.ruleset_choices(league)] == ["classic"]
+
+
+def test_a_stored_tally_in_another_layout_is_counted_again(league, played):
+    stored(league)
+    StandingsSnapshot.objects.filter(league=league).update(ledger={"players": "garbled"})
+    play_out(played["d"], loser=0)
+    assert stored(league) == full_count(league)
