@@ -152,8 +152,12 @@ class Series(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["league", "-created_at"], name="series_league_recent"),
-            # The standings take in the series finished since their stored tally.
-            models.Index(fields=["league", "finished_at"], name="series_league_finished"),
+            # The standings take in the series finished since their stored tally, and check
+            # what it counted up to there: both read this index alone.
+            models.Index(
+                fields=["league", "finished_at", "version", "finished"],
+                name="series_league_finished",
+            ),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(mode__in=Mode.values), name="series_mode_known"),

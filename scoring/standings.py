@@ -24,7 +24,7 @@ from django.utils.formats import get_format
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
 from scoring.ratings import Rating
-from scoring.standings_ledger import Ledger, counted_through, seat_rows
+from scoring.standings_ledger import Ledger, counted_through, pair_ids, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
 SNAPSHOT_FORMAT = "4"
@@ -209,17 +209,17 @@ def _player_order(row: list) -> tuple:
     return (-ordinal, -(won / played if played else 0.0), pid)
 
 
-def best_pairs(pairs: dict[tuple[int, int], list[int]]) -> list[list[int]]:
+def best_pairs(pairs: dict[str, list[int]]) -> list[list[int]]:
     """The partnerships worth a table: best win rate first, among pairs with a few series.
 
     A league of 200 players has thousands of pairs that met once; only the best few are kept,
     from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
     Each row: the two player ids, then ``standings_ledger.PAIR_COUNTS``.
     """
-    rows = [[*pair, *counts] for pair, counts in pairs.items()]
-    regular = [row for row in rows if row[2] >= PAIR_MIN_SERIES] or rows
-    regular.sort(key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1]))
-    return regular[:PAIRS_SHOWN]
+    regular = {key: counts for key, counts in pairs.items() if counts[0] >= PAIR_MIN_SERIES}
+    rows = [[*pair_ids(key), *counts] for key, counts in (regular or pairs).items()]
+    rows.sort(key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1]))
+    return rows[:PAIRS_SHOWN]
 
 
 def _tally(league: League, flt: StandingsFilter, stored: dict | None) -> Ledger:
