@@ -3,8 +3,8 @@
 Times the history list, the score sheet and the player page on two SQLite databases:
 
 - the demo league of ``make demo-data`` (200 players, 5,000 series, about 150,000 deals);
-- the same generator's first 100 deals: one series of 20 deals, then 40 of 2 deals (enough
-  series for full history pages).
+- the same generator's first 100 deals: one series played to its end (26 deals), then 33 of
+  2 deals and 8 of 1 (42 series: enough for two full history pages).
 
 Each database is generated once (seeded, through the engine) and reused from
 ``$BENCH_DIR`` (default ``/tmp/kozel-bench``); a reused database is migrated first when the
@@ -18,8 +18,9 @@ both times, their ratio and the queries per request; asserts nothing (the goal i
 most 1.5).
 
 The same page is picked the same way in both databases: the newest history page and the second
-one, the score sheet of a 20-deal series, and the player pages of the most active player and of
-the median one.
+one, the score sheet of a 26-deal series, and the player pages of the most active player and of
+the median one among those with a finished series (a player without one has no record, streaks
+or chart to show: that page would be a different one).
 
 Run with ``make bench`` or ``.venv/bin/python benchmarks/history_pages.py``.
 """
@@ -38,11 +39,12 @@ BENCH_DIR = Path(os.environ.get("BENCH_DIR", "/tmp/kozel-bench"))
 REPEATS = 25
 ROUNDS = 3
 SEED = 20250301
-#: The small database: one series of 20 deals, then 40 of 2 (100 deals, three history pages).
-SMALL_CAPS = (20, *(2,) * 40)
+#: The small database: the first series to its end (26 deals), then 33 of 2 and 8 of 1: 100 deals
+#: in 42 series (three history pages).
+SMALL_CAPS = (26, *(2,) * 33, *(1,) * 8)
 SIZES = {
     "small": {
-        "file": f"history-100-deals-{SEED}.sqlite3",
+        "file": f"history-100-deals-{SEED}-v2.sqlite3",
         "players": 12,
         "series": len(SMALL_CAPS),
         "caps": SMALL_CAPS,
@@ -87,7 +89,7 @@ def prepare(kind: str) -> None:
 
 def pages(sheet_deals: int) -> tuple[dict[str, str], int]:
     """The pages to time, and the deal count of the score sheet picked."""
-    from django.db.models import Count
+    from django.db.models import Count, Q
 
     from scoring.models import Player, Series
 
@@ -95,8 +97,10 @@ def pages(sheet_deals: int) -> tuple[dict[str, str], int]:
     lengths = Series.objects.values_list("pk", "deal_count")
     sheet, deals = min(lengths, key=lambda item: (abs(item[1] - sheet_deals), -item[0]))
     players = list(
-        Player.objects.annotate(played=Count("seats"))
-        .filter(played__gt=0)
+        Player.objects.annotate(
+            played=Count("seats"), finished=Count("seats", filter=Q(seats__series__finished=True))
+        )
+        .filter(finished__gt=0)
         .order_by("-played", "pk")
         .values_list("pk", flat=True)
     )

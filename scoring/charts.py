@@ -2,7 +2,9 @@
 
 The functions return plain data (lines, bars, ticks with their positions) and the templates
 ``scoring/history/_*_chart.html`` turn it into SVG, so every name is escaped by the template
-engine and colours come from CSS classes (``static/css/sheet.css``), dark mode included.
+engine and colours come from CSS classes (``static/css/sheet.css``), dark mode included. The
+many bars of the results chart are the exception: ``BarChart.bars_markup`` writes them, escaped
+by ``format_html_join``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from datetime import date
 from typing import Protocol
 
 from django.utils.formats import date_format
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
 WIDTH = 360
 HEIGHT = 220
@@ -91,6 +95,16 @@ class LineChart:
 class BarChart:
     frame: Frame
     bars: list[Bar]
+
+    @property
+    def bars_markup(self) -> SafeString:
+        """The bars as SVG, every value escaped: up to 72 of them, cheaper written here than by
+        a template loop (``format_html_join`` escapes like the template engine)."""
+        return format_html_join(
+            "",
+            '<rect class="bar {}" x="{}" y="{}" width="{}" height="{}"><title>{}</title></rect>',
+            ((bar.kind, bar.x, bar.y, bar.width, bar.height, bar.label) for bar in self.bars),
+        )
 
 
 def nice_step(largest: int, ticks: int = 6) -> int:

@@ -334,13 +334,21 @@ def player_choices(players: QuerySet[Player]) -> list[tuple[int, str]]:
     return [(pk, name) for pk, name in players.order_by("name", "pk").values_list("pk", "name")]
 
 
-def player_visible(request: HttpRequest, player: Player) -> bool:
-    """May this request see the player: in a league of the user, or seated in a visible series."""
+def player_series(request: HttpRequest, player: Player) -> QuerySet[Series] | None:
+    """The series the request may see the player in; None when it may not see the player.
+
+    A member of the player's league sees the whole league, where its players sit: a plain
+    condition on the league, instead of checking every one of the player's series against all
+    the user may see. Anyone else sees the player only in a series they may see.
+    """
     if (
         player.league_id is not None
         and request.user.is_authenticated
         and Membership.objects.filter(league_id=player.league_id, user=request.user).exists()
     ):
-        return True
-    visible = selectors.visible_series(request).filter(pk=OuterRef("series_id"))
-    return Seat.objects.filter(player=player).filter(Exists(visible)).exists()
+        return Series.objects.filter(league_id=player.league_id)
+    visible = selectors.visible_series(request)
+    seated = Seat.objects.filter(player=player).filter(
+        Exists(visible.filter(pk=OuterRef("series_id")))
+    )
+    return visible if seated.exists() else None

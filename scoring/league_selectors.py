@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
-from scoring.models import League, Membership, Player, Role, Series
-from scoring.selectors import with_seats
+from scoring.models import League, Membership, Player, Role, Seat, Series
 
 SERIES_PER_PAGE = 10
 
@@ -42,8 +41,20 @@ def league_players(league: League) -> list[Player]:
     return list(Player.objects.filter(league=league).select_related("user").order_by("name", "pk"))
 
 
+#: What a row of the league's series list shows (``leagues/_series_list.html``): loading only
+#: these spares building every field of 10 series and 40 seats on each page view.
+LIST_FIELDS = ("league_id", "created_at", "finished", "deal_count", "eggs")
+LIST_SEAT_FIELDS = ("series_id", "position", "is_goat", "is_winner", "player__name")
+
+
 def league_series(league: League) -> QuerySet[Series]:
-    return with_seats(Series.objects.filter(league=league).order_by("-created_at", "-pk"))
+    seats = Seat.objects.select_related("player").only(*LIST_SEAT_FIELDS).order_by("position")
+    return (
+        Series.objects.filter(league=league)
+        .only(*LIST_FIELDS)
+        .order_by("-created_at", "-pk")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+    )
 
 
 def series_page(league: League, number: str | None) -> Page:

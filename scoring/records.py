@@ -14,7 +14,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
+from django.db import connection
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+    Window,
+)
 from django.utils import timezone
 
 from scoring.models import Player, Seat, Series
@@ -142,24 +156,89 @@ def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
     return best, toughest
 
 
-def month_results(rows: Iterable[tuple[datetime, bool, bool]]) -> list[MonthResults]:
-    """Per month (in the current time zone), oldest first, the last ``CHART_MONTHS`` of them.
-
-    ``rows`` are finished series as (created_at, was the goat, won), oldest first.
-    """
+def chart_months(last: datetime, count: int = CHART_MONTHS) -> list[datetime]:
+    """The starts of the ``count`` months up to the one holding ``last``, then of the month
+    after: the chart's slots, in the current time zone, oldest first."""
     zone = timezone.get_current_timezone()
-    counts: dict[date, list[int]] = {}
-    for created_at, was_goat, won in rows:
-        month = created_at.astimezone(zone).date().replace(day=1)
-        figures = counts.setdefault(month, [0, 0, 0])
-        figures[0] += 1
-        figures[1] += bool(won)
-        figures[2] += bool(was_goat)
-    return [MonthResults(month, *figures) for month, figures in counts.items()][-CHART_MONTHS:]
+    local = last.astimezone(zone)
+    final = local.year * 12 + local.month - 1
+    return [
+        timezone.make_aware(datetime(index // 12, index % 12 + 1, 1), zone)
+        for index in range(final - count + 1, final + 2)
+    ]
+
+
+def month_results(seats: QuerySet[Seat], last: datetime) -> list[MonthResults]:
+    """Per month, oldest first, the finished series among ``seats`` played, won and as the goat,
+    for the ``CHART_MONTHS`` months up to the one of ``last`` (months without any stay empty).
+
+    The database puts each series in its month and counts, so the query returns at most one
+    row per month however many series the player has.
+    """
+    starts = chart_months(last)
+    inside = (
+        seats.filter(
+            series__finished=True,
+            series__created_at__gte=starts[0],
+            series__created_at__lt=starts[-1],
+        )
+        .order_by()
+        .annotate(created=F("series__created_at"))
+        .values("created", "is_winner", "is_goat")
+    )
+    sql, params = inside.query.sql_with_params()
+    # Written out rather than built with Case/When: composing 24 When()s costs the ORM more
+    # than the database spends counting.
+    slots = " ".join("WHEN created < %s THEN " + str(index) for index in range(len(starts) - 1))
+    bounds = [connection.ops.adapt_datetimefield_value(start) for start in starts[1:]]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT slot, COUNT(*), SUM(CASE WHEN is_winner THEN 1 ELSE 0 END), "
+            f"SUM(CASE WHEN is_goat THEN 1 ELSE 0 END) FROM (SELECT CASE {slots} END AS slot, "
+            f"is_winner, is_goat FROM ({sql}) seats) slotted GROUP BY slot",
+            [*bounds, *params],
+        )
+        found = {slot: counts for slot, *counts in cursor.fetchall()}
+    zone = timezone.get_current_timezone()
+    months = []
+    for index, start in enumerate(starts[:-1]):
+        played, won, goat = found.get(index, (0, 0, 0))
+        months.append(MonthResults(start.astimezone(zone).date(), played, won, goat))
+    return months
+
+
+def finished_streaks(seats: QuerySet[Seat], goats: int) -> tuple[int, int]:
+    """(current, best) runs of finished series without being the goat, counted by the database.
+
+    Each finished seat, oldest first, gets the number of goats up to it (a window sum): the
+    seats that were not the goat and share that number form one run. The runs after the last
+    goat (``goats`` in all) are the current one. The same as ``streaks`` over every seat, in
+    one row from the database whatever the length of the history.
+    """
+    runs = (
+        seats.filter(series__finished=True)
+        .annotate(
+            goats_so_far=Window(
+                Sum(Case(When(is_goat=True, then=Value(1)), default=Value(0))),
+                order_by=[F("series__created_at").asc(), F("series_id").asc()],
+            )
+        )
+        .values("is_goat", "goats_so_far")
+    )
+    sql, params = runs.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(MAX(n), 0), COALESCE(MAX(CASE WHEN run = %s THEN n END), 0) FROM "
+            f"(SELECT goats_so_far AS run, COUNT(*) AS n FROM ({sql}) seats "
+            "WHERE NOT is_goat GROUP BY goats_so_far) runs",
+            [goats, *params],
+        )
+        best, current = cursor.fetchone()
+    return current, best
 
 
 def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
-    """Everything the player page shows about ``player`` in ``series``, in four queries."""
+    """Everything the player page shows about ``player`` in ``series``, in five queries."""
     seats = _seats(player, series)
     totals = seats.aggregate(
         played=Count("pk"),
@@ -167,6 +246,7 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
         won=Count("pk", filter=Q(is_winner=True)),
         goats=Count("pk", filter=Q(is_goat=True)),
         goats_with_eggs=Count("pk", filter=Q(is_goat=True, series__eggs__gt=0)),
+        last=Max("series__created_at", filter=Q(series__finished=True)),
         **{f"sum_{name}": Sum(field, default=0) for name, field in TALLY_FIELDS.items()},
     )
     record = PlayerRecord(
@@ -180,12 +260,8 @@ def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
     )
     if not record.series_played:
         return record
-    finished = list(
-        seats.filter(series__finished=True)
-        .order_by("series__created_at", "series_id")
-        .values_list("series__created_at", "is_goat", "is_winner")
-    )
-    record.current_streak, record.best_streak = streaks(goat for _when, goat, _won in finished)
-    record.months = month_results(finished)
+    if totals["last"] is not None:
+        record.current_streak, record.best_streak = finished_streaks(seats, record.goats)
+        record.months = month_results(seats, totals["last"])
     record.best_partner, record.toughest_opponent = _partners(seats)
     return record

@@ -74,3 +74,18 @@ def test_the_chart_markup_is_an_accessible_image_with_escaped_names():
     assert "<script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;: 2" in html
     assert "style=" not in html  # the Content-Security-Policy forbids inline styles
+
+
+def test_the_bars_markup_escapes_their_words_and_keeps_their_geometry():
+    months = [MonthResults(date(2025, 1, 1), 3, 1, 1)]
+    labels = {kind: "<b>%(month)s</b> & " + kind for kind in ("won", "goat", "other")}
+    chart = bars(months, labels=labels)
+    html = str(chart.bars_markup)
+    assert html.count("<rect") == len(chart.bars) == 3
+    assert "<b>" not in html
+    assert "&lt;b&gt;Jan 2025&lt;/b&gt; &amp; goat" in html
+    first = chart.bars[0]
+    assert (
+        f'<rect class="bar goat" x="{first.x}" y="{first.y}" width="{first.width}" '
+        f'height="{first.height}">'
+    ) in html

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.models import Player, Seat, Series
-from scoring.records import MonthResults, month_results, player_record, streaks
+from scoring.records import CHART_MONTHS, MonthResults, chart_months, player_record, streaks
 from tests.conftest import start_series
 from tests.history_fixtures import LONG, finished_series, play_deals
 
@@ -68,6 +68,25 @@ def test_the_streak_counts_finished_series_without_being_the_goat(evening):
     assert (misha.current_streak, misha.best_streak) == (0, 1)
 
 
+@pytest.mark.parametrize(
+    "goats",
+    [
+        [False, True, False, False, False, True, False, False],
+        [True, False, False, True],
+        [False, False, False],
+        [True, True],
+    ],
+)
+def test_the_database_counts_the_streaks_as_a_walk_through_the_series_would(league, goats):
+    now = timezone.now()
+    for age, goat in enumerate(reversed(goats)):  # the oldest first, an hour apart
+        series = finished_series(goat=0 if goat else 1, names=NAMES, league=league)
+        Series.objects.filter(pk=series.pk).update(created_at=now - timedelta(hours=age))
+    start_series(names=NAMES, league=league)  # in progress: not part of any run
+    record = player_record(player("Lena"), Series.objects.all())
+    assert (record.current_streak, record.best_streak) == streaks(goats)
+
+
 def test_streaks_are_runs_without_the_goat_oldest_first():
     assert streaks([]) == (0, 0)
     assert streaks([False, False, True, False]) == (1, 2)
@@ -120,10 +139,13 @@ def test_results_are_counted_per_month_oldest_first(league):
         series = finished_series(goat=goat, names=NAMES, league=league)
         Series.objects.filter(pk=series.pk).update(created_at=timezone.make_aware(when))
     record = player_record(player("Lena"), Series.objects.all())
-    assert [(m.month, m.played, m.won, m.goat) for m in record.months] == [
+    assert len(record.months) == CHART_MONTHS  # calendar months up to the last one played
+    assert [(m.month, m.played, m.won, m.goat) for m in record.months[-3:]] == [
         (date(2025, 1, 1), 2, 1, 1),
+        (date(2025, 2, 1), 0, 0, 0),  # nothing played: an empty slot, time stays to scale
         (date(2025, 3, 1), 1, 0, 1),
     ]
+    assert sum(m.played for m in record.months) == 3
 
 
 def test_naked_by_points_counts_a_side_with_0_points_and_a_trick_as_naked(league):
@@ -161,14 +183,23 @@ def test_the_record_reads_the_stored_figures_and_replays_nothing(league, monkeyp
     assert (tally.played, tally.won, tally.narrow_saves) == (2, 40, 1)
 
 
-def test_the_chart_keeps_the_last_24_months_in_the_current_time_zone():
+def test_the_chart_keeps_the_last_24_months_in_the_current_time_zone(league):
     utc = timezone.get_fixed_timezone(0)
-    rows = [(datetime(2023 + n // 12, n % 12 + 1, 5, 12, tzinfo=utc), n % 2 == 0, False)
-            for n in range(30)]  # fmt: skip
-    rows.append((datetime(2025, 6, 30, 22, 30, tzinfo=utc), False, True))  # July in Moscow
+    last = datetime(2025, 6, 30, 22, 30, tzinfo=utc)  # July in Moscow
     with timezone.override("Europe/Moscow"):
-        months = month_results(rows)
-    assert len(months) == 24
-    assert months[0] == MonthResults(date(2023, 8, 1), 1, 0, 0)
-    assert months[-2] == MonthResults(date(2025, 6, 1), 1, 0, 0)
+        starts = chart_months(last)
+    assert len(starts) == 25  # 24 months, then where the last one ends
+    assert [start.date() for start in (starts[0], starts[-2], starts[-1])] == [
+        date(2023, 8, 1),
+        date(2025, 7, 1),
+        date(2025, 8, 1),
+    ]
+    for when, goat in ((last, 1), (datetime(2023, 7, 20, 12, tzinfo=utc), 0)):  # too old
+        series = finished_series(goat=goat, names=NAMES, league=league)
+        Series.objects.filter(pk=series.pk).update(created_at=when)
+    with timezone.override("Europe/Moscow"):
+        months = player_record(player("Lena"), Series.objects.all()).months
+    assert len(months) == CHART_MONTHS
+    assert months[0] == MonthResults(date(2023, 8, 1), 0, 0, 0)
+    assert months[-2] == MonthResults(date(2025, 6, 1), 0, 0, 0)
     assert months[-1] == MonthResults(date(2025, 7, 1), 1, 1, 0)

@@ -181,6 +181,7 @@ def player_response(
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    if not history.player_visible(request, player):
+    base = history.player_series(request, player)
+    if base is None:
         raise Http404("No such player.")
-    return player_response(request, player, base=selectors.visible_series(request))
+    return player_response(request, player, base=base)
