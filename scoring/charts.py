@@ -4,7 +4,7 @@ The functions return plain data (lines, bars, ticks with their positions) and th
 ``scoring/history/_*_chart.html`` turn it into SVG, so every name is escaped by the template
 engine and colours come from CSS classes (``static/css/sheet.css``), dark mode included. The
 many bars of the results chart are the exception: ``BarChart.bars_markup`` writes them, escaped
-by ``format_html_join``.
+by ``html.escape``.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from html import escape
 from typing import Protocol
 
 from django.utils.formats import date_format
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 WIDTH = 360
 HEIGHT = 220
@@ -98,12 +98,17 @@ class BarChart:
 
     @property
     def bars_markup(self) -> SafeString:
-        """The bars as SVG, every value escaped: up to 72 of them, cheaper written here than by
-        a template loop (``format_html_join`` escapes like the template engine)."""
-        return format_html_join(
-            "",
-            '<rect class="bar {}" x="{}" y="{}" width="{}" height="{}"><title>{}</title></rect>',
-            ((bar.kind, bar.x, bar.y, bar.width, bar.height, bar.label) for bar in self.bars),
+        """The bars as SVG: up to 72 of them, cheaper written here than by a template loop.
+
+        The only text, the label, is escaped (``html.escape``, as the template engine would);
+        the rest are numbers and one of three class names.
+        """
+        return mark_safe(  # every text escaped
+            "".join(
+                f'<rect class="bar {bar.kind}" x="{bar.x}" y="{bar.y}" width="{bar.width}" '
+                f'height="{bar.height}"><title>{escape(bar.label)}</title></rect>'
+                for bar in self.bars
+            )
         )
 
 

@@ -497,6 +497,7 @@ class _Importer:
                         raise check.refuse(_("a member has no username."))
             self.leagues.append(league)
         player_ids: set[int] = set()
+        self.player_leagues: dict[int, int | None] = {}
         for raw in self.top.items("players"):
             check = _Check(raw, _("a player"))
             pk = check.integer("id", low=1, high=MAX_ID)
@@ -507,6 +508,7 @@ class _Importer:
             league = check.integer("league", low=1, high=MAX_ID, null=True)
             if league is not None and league not in league_ids:
                 raise check.refuse(_("its league is not in the file."))
+            self.player_leagues[pk] = league
             player = Player(
                 pk=pk,
                 name=check.text("name", longest=MAX_NAME),
@@ -614,6 +616,10 @@ class _Importer:
                 raise check.refuse(_("a seat's player is not in the file."))
             if player in seen_players:
                 raise check.refuse(_("a player sits at two seats."))
+            # As everywhere else: a league's players play in its series, quick-game players in
+            # quick games (the player pages count on it).
+            if self.player_leagues[player] != series.league_id:
+                raise check.refuse(_("a seat's player belongs to another league."))
             seen_players.add(player)
             if side != shape.seat_sides[position]:
                 raise check.refuse(_("a seat plays for the wrong side."))

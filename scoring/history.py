@@ -334,21 +334,20 @@ def player_choices(players: QuerySet[Player]) -> list[tuple[int, str]]:
     return [(pk, name) for pk, name in players.order_by("name", "pk").values_list("pk", "name")]
 
 
-def player_series(request: HttpRequest, player: Player) -> QuerySet[Series] | None:
-    """The series the request may see the player in; None when it may not see the player.
-
-    A member of the player's league sees the whole league, where its players sit: a plain
-    condition on the league, instead of checking every one of the player's series against all
-    the user may see. Anyone else sees the player only in a series they may see.
-    """
-    if (
+def sees_whole_league(request: HttpRequest, player: Player) -> bool:
+    """Is the user a member of the player's league? Then they see all of it, where the league's
+    players sit: no need to check each of the player's series against all they may see."""
+    return (
         player.league_id is not None
         and request.user.is_authenticated
         and Membership.objects.filter(league_id=player.league_id, user=request.user).exists()
-    ):
+    )
+
+
+def player_series(request: HttpRequest, player: Player) -> QuerySet[Series] | None:
+    """The series the request may see the player in; None when it may not see the player."""
+    if sees_whole_league(request, player):
         return Series.objects.filter(league_id=player.league_id)
     visible = selectors.visible_series(request)
-    seated = Seat.objects.filter(player=player).filter(
-        Exists(visible.filter(pk=OuterRef("series_id")))
-    )
-    return visible if seated.exists() else None
+    seen = Exists(visible.filter(pk=OuterRef("series_id")))  # seat by seat, not every series
+    return visible if Seat.objects.filter(player=player).filter(seen).exists() else None

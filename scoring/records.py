@@ -5,7 +5,8 @@ aggregates: who was the goat, who won and whether eggs fell on each series, and 
 figures (``rules.side_tallies``: deals played, won, lost, naked, eggs, narrow saves). Nothing is
 replayed on the way, so the page costs the same whatever the player's history.
 
-Every figure counts only the series in the base queryset given (what the request may see).
+Every figure counts only the series in the base queryset given (what the request may see), or
+all of the player's league for one of its members.
 """
 
 from __future__ import annotations
@@ -96,8 +97,16 @@ class PlayerRecord:
         return self.series_played - self.series_finished
 
 
-def _seats(player: Player, series: QuerySet[Series]) -> QuerySet[Seat]:
-    """The player's seats in ``series``: checked seat by seat, never by listing every series."""
+def _seats(player: Player, series: QuerySet[Series] | None) -> QuerySet[Seat]:
+    """The player's seats in ``series``: checked seat by seat, never by listing every series.
+
+    ``None`` means all of them: for a member of the player's league, who sees all of it (a
+    league's players only ever sit in its series: the services, moving a game into a league and
+    the import all keep it so). No condition on the series then, which would lead the database
+    to walk the whole league instead of the player's seats.
+    """
+    if series is None:
+        return Seat.objects.filter(player=player)
     return Seat.objects.filter(player=player).filter(
         Exists(series.filter(pk=OuterRef("series_id")))
     )
@@ -115,45 +124,34 @@ def streaks(goat_flags: Iterable[bool]) -> tuple[int, int]:
 def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
     """The partner won with most often, and the opponent lost to most often (by series).
 
-    Each of the player's seats is joined to the other seats of its series (``series__seats``,
-    one join, reused by the whole query), so the counting starts from the player's seats.
+    Each of the player's seats is joined to the other seats of its series (``series__seats__``,
+    one join), and one query counts, per other player, the series beside them and against them;
+    the few dozen rows are ranked here: more wins (losses), then more series, then the name.
     """
     other = "series__seats__"
     not_me = Q(series__seats__position__lt=F("position")) | Q(
         series__seats__position__gt=F("position")
     )
-    partner = (
-        seats.filter(not_me, series__seats__side=F("side"))
-        .values(f"{other}player_id", f"{other}player__name")
-        .annotate(together=Count("pk"), won=Count("pk", filter=Q(is_winner=True)))
-        .filter(won__gt=0)
-        .order_by("-won", "-together", f"{other}player__name", f"{other}player_id")
-        .first()
-    )
-    opponent = (
-        seats.filter(Q(series__seats__side__lt=F("side")) | Q(series__seats__side__gt=F("side")))
-        .values(f"{other}player_id", f"{other}player__name")
+    beside = Q(series__seats__side=F("side"))
+    rows = list(
+        seats.filter(not_me)
+        .values_list(f"{other}player_id", f"{other}player__name")
         .annotate(
-            against=Count("pk"),
-            lost=Count("pk", filter=Q(is_goat=True, series__seats__is_goat=False)),
+            together=Count("pk", filter=beside),
+            won=Count("pk", filter=beside & Q(is_winner=True)),
+            against=Count("pk", filter=~beside),
+            lost=Count("pk", filter=~beside & Q(is_goat=True, series__seats__is_goat=False)),
         )
-        .filter(lost__gt=0)
-        .order_by("-lost", "-against", f"{other}player__name", f"{other}player_id")
-        .first()
+        .order_by()
     )
-    best = partner and Partner(
-        partner[f"{other}player_id"],
-        partner[f"{other}player__name"],
-        partner["together"],
-        partner["won"],
+    partners = [row for row in rows if row[3] > 0]
+    opponents = [row for row in rows if row[5] > 0]
+    best = min(partners, key=lambda row: (-row[3], -row[2], row[1], row[0]), default=None)
+    toughest = min(opponents, key=lambda row: (-row[5], -row[4], row[1], row[0]), default=None)
+    return (
+        best and Partner(best[0], best[1], best[2], best[3]),
+        toughest and Partner(toughest[0], toughest[1], toughest[4], toughest[5]),
     )
-    toughest = opponent and Partner(
-        opponent[f"{other}player_id"],
-        opponent[f"{other}player__name"],
-        opponent["against"],
-        opponent["lost"],
-    )
-    return best, toughest
 
 
 def chart_months(last: datetime, count: int = CHART_MONTHS) -> list[datetime]:
@@ -237,8 +235,9 @@ def finished_streaks(seats: QuerySet[Seat], goats: int) -> tuple[int, int]:
     return current, best
 
 
-def player_record(player: Player, series: QuerySet[Series]) -> PlayerRecord:
-    """Everything the player page shows about ``player`` in ``series``, in five queries."""
+def player_record(player: Player, series: QuerySet[Series] | None) -> PlayerRecord:
+    """Everything the player page shows about ``player`` in ``series`` (None: in their whole
+    league, for its members), in four queries."""
     seats = _seats(player, series)
     totals = seats.aggregate(
         played=Count("pk"),

@@ -137,6 +137,17 @@ def test_stored_totals_that_disagree_with_the_deals_are_refused(history):
     assert counts() == (0, 0, 0, 0, 0, 0, 0)
 
 
+def test_a_league_player_seated_in_a_quick_game_is_refused(history):
+    data = json.loads(exported())
+    quick = next(series for series in data["series"] if series["league"] is None)
+    league = next(player for player in data["players"] if player["league"] is not None)
+    quick["seats"][0]["player"] = league["id"]
+    wipe()
+    with pytest.raises(ImportRefused, match="belongs to another league"):
+        history_import(data)
+    assert counts() == (0, 0, 0, 0, 0, 0, 0)
+
+
 def test_a_deal_the_rules_refuse_is_refused_naming_the_series_and_deal(history):
     data = json.loads(exported())
     first = data["series"][0]

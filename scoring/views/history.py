@@ -165,10 +165,11 @@ def _chart_labels() -> dict[str, str]:
 
 
 def player_response(
-    request: HttpRequest, player: Player, *, base: QuerySet[Series], **context
+    request: HttpRequest, player: Player, *, base: QuerySet[Series], whole_league: bool, **context
 ) -> HttpResponse:
-    """A player's record over ``base`` (the series the request may see)."""
-    record = records.player_record(player, base)
+    """A player's record over ``base`` (the series the request may see; all of the player's
+    league when ``whole_league``)."""
+    record = records.player_record(player, None if whole_league else base)
     recent = history.history_page(base.filter(seats__player=player), size=RECENT)
     chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
     return render(
@@ -181,7 +182,11 @@ def player_response(
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    base = history.player_series(request, player)
+    whole_league = history.sees_whole_league(request, player)
+    if whole_league:
+        base = Series.objects.filter(league_id=player.league_id)
+    else:
+        base = history.player_series(request, player)
     if base is None:
         raise Http404("No such player.")
-    return player_response(request, player, base=base)
+    return player_response(request, player, base=base, whole_league=whole_league)
