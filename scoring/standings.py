@@ -253,23 +253,22 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
     # ``current`` was read first: a series that ends meanwhile makes the next view look again.
     ledger = _tally(league, flt, stored)
     data = compute(ledger)
+    values = {"fingerprint": _fingerprint(current), "data": data, "ledger": ledger.to_json()}
+    if snapshot is not None:  # written over, without reading it back
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
+            computed_at=timezone.now(), **values
+        )
+        return data
     try:
         with transaction.atomic():
-            StandingsSnapshot.objects.update_or_create(
-                league=league,
-                key=flt.key,
-                defaults={
-                    "fingerprint": _fingerprint(current),
-                    "data": data,
-                    "ledger": ledger.to_json(),
-                },
-            )
-            stale = StandingsSnapshot.objects.filter(league=league).order_by("-computed_at")
-            StandingsSnapshot.objects.filter(
-                pk__in=list(stale.values_list("pk", flat=True)[SNAPSHOTS_KEPT:])
-            ).delete()
+            StandingsSnapshot.objects.create(league=league, key=flt.key, **values)
     except IntegrityError:
-        pass  # another request stored the same snapshot at the same moment
+        return data  # another request stored the same snapshot at the same moment
+    # A new filter looked at: forget the ones looked at longest ago.
+    stale = StandingsSnapshot.objects.filter(league=league).order_by("-computed_at", "-pk")
+    StandingsSnapshot.objects.filter(
+        pk__in=list(stale.values_list("pk", flat=True)[SNAPSHOTS_KEPT:])
+    ).delete()
     return data
 
 
