@@ -12,6 +12,7 @@ series finished since, unless one it counted has changed; then everything is fol
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -24,15 +25,14 @@ from django.utils.formats import get_format
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
 from scoring.ratings import Rating
-from scoring.standings_ledger import Ledger, counted_through, pair_ids, seat_rows
+from scoring.standings_ledger import Ledger, Pairs, counted_through, pair_ids, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "4"
+SNAPSHOT_FORMAT = "5"
 #: Snapshots kept per league (one per filter recently looked at).
 SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
 PAIRS_SHOWN = 10
-PAIR_MIN_SERIES = 3
 ALL_RULES = ""
 
 
@@ -209,17 +209,18 @@ def _player_order(row: list) -> tuple:
     return (-ordinal, -(won / played if played else 0.0), pid)
 
 
-def best_pairs(pairs: dict[str, list[int]]) -> list[list[int]]:
+def best_pairs(pairs: Pairs) -> list[list[int]]:
     """The partnerships worth a table: best win rate first, among pairs with a few series.
 
     A league of 200 players has thousands of pairs that met once; only the best few are kept,
     from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
     Each row: the two player ids, then ``standings_ledger.PAIR_COUNTS``.
     """
-    regular = {key: counts for key, counts in pairs.items() if counts[0] >= PAIR_MIN_SERIES}
-    rows = [[*pair_ids(key), *counts] for key, counts in (regular or pairs).items()]
-    rows.sort(key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1]))
-    return rows[:PAIRS_SHOWN]
+    ranked = pairs.regular or pairs.occasional()
+    rows = [[*pair_ids(key), *counts] for key, counts in ranked.items()]
+    return heapq.nsmallest(
+        PAIRS_SHOWN, rows, key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1])
+    )
 
 
 def _tally(league: League, flt: StandingsFilter, stored: dict | None) -> Ledger:

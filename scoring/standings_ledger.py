@@ -46,6 +46,8 @@ SEAT_ROW = (
 PLAYER_COUNTS = ("played", "won", "goats", "defeat", "eggs", "naked")
 #: A partnership's counts: series played, won, goat, defeat points.
 PAIR_COUNTS = ("played", "won", "goats", "defeat")
+#: Partnerships ranked: those that played at least this many series together.
+PAIR_MIN_SERIES = 3
 
 #: Whether a finished series counts: given its ``finished_at`` and its house rules.
 Accepts = Callable[[datetime, dict], bool]
@@ -61,10 +63,80 @@ def ruleset_key(ruleset: rules.Ruleset) -> str:
     return "custom-" + "-".join(str(value) for value in ruleset.to_dict().values())
 
 
+class Pairs:
+    """Every partnership's counts (``PAIR_COUNTS``) by ``pair_key``.
+
+    A league of 200 players has thousands of pairs, most of which played once or twice: those
+    are kept in one string, ";12-40:1,0,1,12" each, which the stored JSON holds as one value
+    (parsing thousands of small lists cost more than the rest of a view). Adding a series finds
+    its two pairs in it with ``str.find``; a pair with ``PAIR_MIN_SERIES`` series moves to the
+    dict of regular pairs, the only ones the table ranks. Folding many series at once (a full
+    count) parses the string into a dict first.
+    """
+
+    def __init__(self, regular: dict[str, list[int]] | None = None, occasional: str = ""):
+        self.regular = regular if regular is not None else {}
+        self._text = occasional
+        self._parsed: dict[str, list[int]] | None = None if occasional else {}
+
+    def add(self, key: str, values: tuple[int, ...]) -> None:
+        counts = self.regular.get(key) or self._take(key)
+        for index, value in enumerate(values):
+            counts[index] += value
+        if counts[0] >= PAIR_MIN_SERIES:
+            self.regular[key] = counts
+        elif self._parsed is not None:
+            self._parsed[key] = counts
+        else:
+            self._text += f";{key}:{','.join(map(str, counts))}"
+
+    def _take(self, key: str) -> list[int]:
+        """The occasional pair's counts, taken out (zeros for a pair not seen yet)."""
+        if self._parsed is not None:
+            return self._parsed.pop(key, None) or [0] * len(PAIR_COUNTS)
+        marker = f";{key}:"
+        start = self._text.find(marker)
+        if start < 0:
+            return [0] * len(PAIR_COUNTS)
+        end = self._text.find(";", start + 1)
+        end = len(self._text) if end < 0 else end
+        counts = [int(value) for value in self._text[start + len(marker) : end].split(",")]
+        self._text = self._text[:start] + self._text[end:]
+        return counts
+
+    def parse(self) -> None:
+        """Turn the string into a dict: cheaper when many series are to be added."""
+        if self._parsed is None:
+            self._parsed = {}
+            for entry in self._text.split(";")[1:]:
+                key, _sep, counts = entry.partition(":")
+                self._parsed[key] = [int(value) for value in counts.split(",")]
+            self._text = ""
+
+    def occasional(self) -> dict[str, list[int]]:
+        self.parse()
+        return dict(self._parsed or {})
+
+    def to_json(self) -> dict:
+        text = self._text
+        if self._parsed is not None:
+            text = "".join(
+                f";{key}:{','.join(map(str, counts))}" for key, counts in self._parsed.items()
+            )
+        return {"regular": self.regular, "occasional": text}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Pairs:
+        regular, occasional = data["regular"], data["occasional"]
+        if not isinstance(regular, dict) or not isinstance(occasional, str):
+            raise TypeError("pairs")
+        return cls(regular, occasional)
+
+
 @dataclass
 class Ledger:
     players: dict[int, list[int]] = field(default_factory=dict)  # PLAYER_COUNTS by player id
-    pairs: dict[str, list[int]] = field(default_factory=dict)  # PAIR_COUNTS by pair_key
+    pairs: Pairs = field(default_factory=Pairs)
     ratings: RatingState = field(default_factory=dict)
     rulesets: set[str] = field(default_factory=set)  # of every finished series seen
     counted: tuple[int, int, int] = (0, 0, 0)  # series counted, the sums of their ids, versions
@@ -74,6 +146,8 @@ class Ledger:
         """Take in the seats (``SEAT_ROW``) of series finished after ``through``, in order."""
         keys: dict[str, str | None] = {}
         n, ids, versions = self.counted
+        if self.through is None:
+            self.pairs.parse()  # counting from nothing: many series ahead
         for (series_id, finished_at), group in groupby(rows, key=lambda row: row[:2]):
             seats = list(group)
             _id, _at, version, mode, ruleset, eggs = seats[0][:6]
@@ -102,16 +176,14 @@ class Ledger:
             for result in results:
                 partners = sides[result.side]
                 if len(partners) == 2 and result.player_id == min(partners):
-                    pair = self.pairs.setdefault(pair_key(*partners), [0] * len(PAIR_COUNTS))
-                    for index, value in enumerate((1, result.is_winner, result.is_goat)):
-                        pair[index] += value
-                    pair[3] += result.total
+                    won, goat = int(result.is_winner), int(result.is_goat)
+                    self.pairs.add(pair_key(*partners), (1, won, goat, result.total))
         rate_match(self.ratings, results)
 
     def to_json(self) -> dict:
         return {
             "players": {str(pid): counts for pid, counts in self.players.items()},
-            "pairs": self.pairs,
+            "pairs": self.pairs.to_json(),
             "ratings": {str(pid): list(state) for pid, state in self.ratings.items()},
             "rulesets": sorted(self.rulesets),
             "counted": list(self.counted),
@@ -125,7 +197,7 @@ class Ledger:
             through = data["through"]
             return cls(
                 players={int(pid): list(counts) for pid, counts in data["players"].items()},
-                pairs=_checked_pairs(data["pairs"]),
+                pairs=Pairs.from_json(data["pairs"]),
                 ratings={int(pid): tuple(state) for pid, state in data["ratings"].items()},
                 rulesets=set(data["rulesets"]),
                 counted=tuple(data["counted"]),
@@ -136,20 +208,13 @@ class Ledger:
 
 
 def pair_key(first: int, second: int) -> str:
-    """Two partners' ids, the smaller first: "12-40". A string, so that thousands of pairs
-    come out of the stored JSON as they are, without a conversion each."""
+    """Two partners' ids, the smaller first: "12-40"."""
     return f"{min(first, second)}-{max(first, second)}"
 
 
 def pair_ids(key: str) -> tuple[int, int]:
     first, second = key.split("-")
     return int(first), int(second)
-
-
-def _checked_pairs(pairs) -> dict[str, list[int]]:
-    if not isinstance(pairs, dict):
-        raise TypeError("pairs")
-    return pairs
 
 
 def _key_of(data) -> str | None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring import rules, services, standings, standings_ledger
 from scoring.leagues import league_create, series_move_to_league
@@ -273,3 +276,32 @@ def test_a_stored_tally_in_another_layout_is_counted_again(league, played):
     StandingsSnapshot.objects.filter(league=league).update(ledger={"players": "garbled"})
     play_out(played["d"], loser=0)
     assert stored(league) == full_count(league)
+
+
+@given(
+    adds=st.lists(
+        st.tuples(
+            st.sampled_from(["1-2", "1-3", "2-3", "3-40", "12-40"]),
+            st.booleans(),
+            st.integers(min_value=0, max_value=14),
+        ),
+        max_size=40,
+    ),
+    split=st.integers(min_value=0, max_value=40),
+)
+def test_pairs_kept_in_a_string_count_as_pairs_kept_in_a_dict(adds, split):
+    def add(pairs, key, won, total):
+        pairs.add(key, (1, int(won), int(not won), total))
+
+    whole = standings_ledger.Pairs()
+    for item in adds:
+        add(whole, *item)
+    stored = standings_ledger.Pairs()
+    for item in adds[:split]:
+        add(stored, *item)
+    again = standings_ledger.Pairs.from_json(json.loads(json.dumps(stored.to_json())))
+    for item in adds[split:]:
+        add(again, *item)  # found and edited in the string
+    assert again.regular == whole.regular
+    assert again.occasional() == whole.occasional()
+    assert all(counts[0] >= standings_ledger.PAIR_MIN_SERIES for counts in again.regular.values())
