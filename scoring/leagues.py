@@ -221,7 +221,7 @@ def series_move_to_league(
     series.version += 1  # standings of the league now include it; live views refresh
     series.save(update_fields=["league", "score_token", "version", "updated_at"])
     if series.finished:
-        services.results_changed(league.pk)
+        services.results_changed(league.pk, rewritten=True)  # it may have finished long ago
     # Quick-game players that no other game uses would only clutter name suggestions.
     Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
     return series

@@ -52,6 +52,10 @@ class League(models.Model):
     #: Bumped by every write that changes a finished series of the league (``series_refresh``,
     #: moving a finished game in): a stored ``StandingsSnapshot`` of another value is stale.
     results_version = models.PositiveIntegerField(default=0, editable=False)
+    #: The ``results_version`` of the last such change that was not one more series ending (an
+    #: edited or undone deal of a finished series, a finished game moved in): a standings tally
+    #: made before it is counted again, not just added to.
+    results_rewritten = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -152,12 +156,8 @@ class Series(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["league", "-created_at"], name="series_league_recent"),
-            # The standings take in the series finished since their stored tally, and check
-            # what it counted up to there: both read this index alone.
-            models.Index(
-                fields=["league", "finished_at", "version", "finished"],
-                name="series_league_finished",
-            ),
+            # The standings take in the series finished since their stored tally.
+            models.Index(fields=["league", "finished_at"], name="series_league_finished"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(mode__in=Mode.values), name="series_mode_known"),

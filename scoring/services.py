@@ -50,7 +50,8 @@ def _rows(series: Series) -> list[Deal]:
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
     """Store what the engine derived from the deals on the series and its seats."""
     if series.league_id is not None and (state.finished or series.finished):
-        results_changed(series.league_id)
+        # One more series ending only adds to the standings; anything else rewrites them.
+        results_changed(series.league_id, rewritten=series.finished)
     if state.finished and not series.finished:
         series.finished_at = timezone.now()
     elif not state.finished:
@@ -67,9 +68,13 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
     Seat.objects.bulk_update(seats, SEAT_FIELDS)
 
 
-def results_changed(league_id: int) -> None:
-    """A finished series of the league changed (or one finished): its standings are stale."""
-    League.objects.filter(pk=league_id).update(results_version=F("results_version") + 1)
+def results_changed(league_id: int, *, rewritten: bool) -> None:
+    """A series of the league finished, or (``rewritten``) a finished one changed otherwise:
+    its standings are stale. Locks the league's row until the transaction ends, so that series
+    of one league finish one after the other."""
+    bump = F("results_version") + 1
+    changes = {"results_version": bump, **({"results_rewritten": bump} if rewritten else {})}
+    League.objects.filter(pk=league_id).update(**changes)
 
 
 def _event(series: Series, number: int, action: str, *, before=None, after=None, user=None, via=""):

@@ -6,7 +6,8 @@ such as ``deals_naked``), folded series by series into a ``standings_ledger.Ledg
 depend on the order). The table shown is kept in a ``StandingsSnapshot`` row with the tally it
 came from, and is valid while the league's ``results_version`` stays what it was: every write
 that changes a finished series bumps it. When it has moved, the stored tally takes in only the
-series finished since, unless one it counted has changed; then everything is folded again.
+series finished since, unless a finished series was changed otherwise since the tally was made
+(``results_rewritten``); then everything is folded again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.utils.formats import get_format
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
 from scoring.ratings import Rating
-from scoring.standings_ledger import Ledger, Pairs, counted_through, pair_ids, seat_rows
+from scoring.standings_ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
 SNAPSHOT_FORMAT = "5"
@@ -198,7 +199,7 @@ def compute(ledger: Ledger) -> dict:
         "players": players,
         "pairs": best_pairs(ledger.pairs),
         "rulesets": rulesets,
-        "series": ledger.counted[0],
+        "series": ledger.counted,
     }
 
 
@@ -223,42 +224,48 @@ def best_pairs(pairs: Pairs) -> list[list[int]]:
     )
 
 
-def _tally(league: League, flt: StandingsFilter, stored: dict | None) -> Ledger:
-    """The tally under ``flt`` today: the stored one with the series finished since, if it
-    still holds what the database says it counted; otherwise every series again."""
+def _tally(league: League, flt: StandingsFilter, stored: dict | None, rewritten: int) -> Ledger:
+    """The tally under ``flt`` today: the stored one with the series finished since, if no
+    finished series was changed otherwise since it was made; or every series again."""
     ledger = Ledger.from_json(stored) if stored else None
-    if ledger is None or ledger.counted != counted_through(
-        filtered_series(league, flt), ledger.through
-    ):
-        ledger = Ledger()
-    ledger.fold(seat_rows(league, after=ledger.through), accepts=flt.accepts)
+    if ledger is not None and ledger.version >= rewritten:
+        try:
+            ledger.fold(seat_rows(league, since=ledger.since), accepts=flt.accepts)
+        except OutOfOrder:
+            pass
+        else:
+            return ledger
+    ledger = Ledger()
+    ledger.fold(seat_rows(league, since=None), accepts=flt.accepts)
     return ledger
 
 
 def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
     snapshot = (
         StandingsSnapshot.objects.filter(league=league, key=flt.key)
-        .annotate(current=F("league__results_version"))
+        .annotate(current=F("league__results_version"), rewritten=F("league__results_rewritten"))
         .defer("ledger")
         .first()
     )
     if snapshot is not None and snapshot.fingerprint == _fingerprint(snapshot.current):
         return snapshot.data
     if snapshot is not None:
-        current = snapshot.current
+        current, rewritten = snapshot.current, snapshot.rewritten
         stored = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
         stored = stored.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
     else:
-        current = League.objects.filter(pk=league.pk).values_list("results_version", flat=True)[0]
+        current, rewritten = League.objects.values_list("results_version", "results_rewritten").get(
+            pk=league.pk
+        )
         stored = None
-    # ``current`` was read first: a series that ends meanwhile makes the next view look again.
-    ledger = _tally(league, flt, stored)
+    # Read first: a series that ends meanwhile makes the next view look again.
+    ledger = _tally(league, flt, stored, rewritten)
+    ledger.version = current
     data = compute(ledger)
     values = {"fingerprint": _fingerprint(current), "data": data, "ledger": ledger.to_json()}
     if snapshot is not None:  # written over, without reading it back
-        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(
-            computed_at=timezone.now(), **values
-        )
+        written = timezone.now()
+        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(computed_at=written, **values)
         return data
     try:
         with transaction.atomic():

@@ -7,23 +7,25 @@ series into a tally gives exactly what counting every series again would (the ra
 survive JSON unchanged), so when a series ends the stored tally (``StandingsSnapshot.ledger``)
 only takes that series in, whatever the size of the league.
 
-A tally remembers how many series it counted and the sums of their ids and versions. When those
-no longer match the database (a deal of a counted series was edited, a series stopped being
-finished, a finished game was moved into the league, two series finished in the order opposite
-to their commits), ``standings`` throws the tally away and folds every series again.
+A tally remembers the league's ``results_version`` it was brought up to date with. Every change
+to a finished series other than one more series ending (a deal of a finished series edited or
+undone, a finished game moved into the league) sets the league's ``results_rewritten``; a tally
+older than that is thrown away and every series folded again. So is one that meets a series
+which finished before its last one but committed after it was stored: it looks back ``MARGIN``
+before its last series for those, which covers app servers whose clocks disagree by less.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Q
 
 from scoring import rules
-from scoring.models import League, Seat, Series
+from scoring.models import League, Seat
 from scoring.modes import Mode
 from scoring.ratings import RatingState, SeatResult, rate_match
 
@@ -48,6 +50,10 @@ PLAYER_COUNTS = ("played", "won", "goats", "defeat", "eggs", "naked")
 PAIR_COUNTS = ("played", "won", "goats", "defeat")
 #: Partnerships ranked: those that played at least this many series together.
 PAIR_MIN_SERIES = 3
+
+#: How far back before its last series a tally looks for series that finished earlier but were
+#: committed later (two series ending at once, app servers' clocks a little apart).
+MARGIN = timedelta(minutes=10)
 
 #: Whether a finished series counts: given its ``finished_at`` and its house rules.
 Accepts = Callable[[datetime, dict], bool]
@@ -139,19 +145,35 @@ class Ledger:
     pairs: Pairs = field(default_factory=Pairs)
     ratings: RatingState = field(default_factory=dict)
     rulesets: set[str] = field(default_factory=set)  # of every finished series seen
-    counted: tuple[int, int, int] = (0, 0, 0)  # series counted, the sums of their ids, versions
+    counted: int = 0  # series counted
     through: Position | None = None  # the last finished series seen, counted or not
+    recent: dict[int, datetime] = field(default_factory=dict)  # seen within MARGIN before it
+    version: int = 0  # the league's results_version it is up to date with
+
+    @property
+    def since(self) -> datetime | None:
+        """Where to look from for series not taken in yet."""
+        return self.through and self.through[0] - MARGIN
 
     def fold(self, rows: Iterable[tuple], accepts: Accepts) -> None:
-        """Take in the seats (``SEAT_ROW``) of series finished after ``through``, in order."""
+        """Take in the seats (``SEAT_ROW``) of the series finished since ``since``, in order.
+
+        Series seen already are skipped; raises ``OutOfOrder`` for one that finished before
+        ``through`` and was not seen (the tally must then be counted again).
+        """
         keys: dict[str, str | None] = {}
-        n, ids, versions = self.counted
+        n = self.counted
         if self.through is None:
             self.pairs.parse()  # counting from nothing: many series ahead
         for (series_id, finished_at), group in groupby(rows, key=lambda row: row[:2]):
+            if series_id in self.recent:
+                continue
+            if self.through is not None and (finished_at, series_id) < self.through:
+                raise OutOfOrder(series_id)
             seats = list(group)
-            _id, _at, version, mode, ruleset, eggs = seats[0][:6]
+            _id, _at, _version, mode, ruleset, eggs = seats[0][:6]
             self.through = (finished_at, series_id)
+            self.recent[series_id] = finished_at
             text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else ""
             if text not in keys:
                 keys[text] = _key_of(ruleset)
@@ -159,9 +181,12 @@ class Ledger:
                 self.rulesets.add(keys[text])
             if not accepts(finished_at, ruleset):
                 continue
-            n, ids, versions = n + 1, ids + series_id, versions + version
+            n += 1
             self._count(seats, mode, eggs)
-        self.counted = (n, ids, versions)
+        self.counted = n
+        if self.through is not None:
+            start = self.through[0] - MARGIN
+            self.recent = {pk: at for pk, at in self.recent.items() if at >= start}
 
     def _count(self, seats: list[tuple], mode: str, eggs: int) -> None:
         results = []
@@ -186,8 +211,10 @@ class Ledger:
             "pairs": self.pairs.to_json(),
             "ratings": {str(pid): list(state) for pid, state in self.ratings.items()},
             "rulesets": sorted(self.rulesets),
-            "counted": list(self.counted),
+            "counted": self.counted,
             "through": self.through and [self.through[0].isoformat(), self.through[1]],
+            "recent": {str(pk): at.isoformat() for pk, at in self.recent.items()},
+            "version": self.version,
         }
 
     @classmethod
@@ -200,8 +227,10 @@ class Ledger:
                 pairs=Pairs.from_json(data["pairs"]),
                 ratings={int(pid): tuple(state) for pid, state in data["ratings"].items()},
                 rulesets=set(data["rulesets"]),
-                counted=tuple(data["counted"]),
-                through=through and (datetime.fromisoformat(through[0]), through[1]),
+                counted=int(data["counted"]),
+                through=through and (datetime.fromisoformat(through[0]), int(through[1])),
+                recent={int(pk): datetime.fromisoformat(at) for pk, at in data["recent"].items()},
+                version=int(data["version"]),
             )
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return None
@@ -224,37 +253,17 @@ def _key_of(data) -> str | None:
         return None
 
 
-def _after(position: Position | None, prefix: str = "") -> Q:
-    """Finished after ``position``; written as a range on ``finished_at``, which SQLite finds
-    through the index (the same condition as an OR of two ranges scans much more)."""
-    if position is None:
-        return Q()
-    at, pk = position
-    return Q(**{f"{prefix}finished_at__gte": at}) & ~Q(
-        **{f"{prefix}finished_at": at, f"{prefix}pk__lte": pk}
-    )
+class OutOfOrder(Exception):
+    """A series finished before the tally's last one, but was not in it."""
 
 
-def _up_to(position: Position) -> Q:
-    at, pk = position
-    return Q(finished_at__lte=at) & ~Q(finished_at=at, pk__gt=pk)
-
-
-def seat_rows(league: League, after: Position | None) -> Iterable[tuple]:
-    """The seats of the league's series finished after ``after``, in finishing order."""
+def seat_rows(league: League, since: datetime | None) -> Iterable[tuple]:
+    """The seats of the league's series finished since ``since``, in finishing order (the
+    series' index on ``(league, finished_at)`` finds them)."""
+    after = Q() if since is None else Q(series__finished_at__gte=since)
     return (
-        Seat.objects.filter(_after(after, "series__"), series__league=league, series__finished=True)
+        Seat.objects.filter(after, series__league=league, series__finished=True)
         .order_by("series__finished_at", "series_id", "position")
         .values_list(*SEAT_ROW)
         .iterator(chunk_size=2000)
     )
-
-
-def counted_through(counted: QuerySet[Series], through: Position | None) -> tuple[int, int, int]:
-    """What a tally folded up to ``through`` should have counted of ``counted``, today."""
-    if through is None:
-        return (0, 0, 0)
-    found = counted.filter(_up_to(through)).aggregate(
-        n=Count("pk"), ids=Sum("pk", default=0), versions=Sum("version", default=0)
-    )
-    return (found["n"], found["ids"], found["versions"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scoring import rules, services, standings, standings_ledger
 from scoring.leagues import league_create, series_move_to_league
-from scoring.models import Player, Series, StandingsSnapshot
+from scoring.models import League, Player, Series, StandingsSnapshot
 from scoring.standings import StandingsFilter, league_standings, ruleset_from_key
 from scoring.standings_ledger import ruleset_key
 from tests.conftest import record, start_series
@@ -201,16 +201,15 @@ def stored(league, flt=ALL) -> dict:
 
 
 def folded_series(monkeypatch) -> list[int]:
-    """The ids of the series the tally takes in from now on."""
+    """The ids of the series the tally counts from now on."""
     seen: list[int] = []
-    fold = standings_ledger.Ledger.fold
+    count = standings_ledger.Ledger._count
 
-    def spy(self, rows, accepts):
-        rows = list(rows)
-        seen.extend(dict.fromkeys(row[0] for row in rows))
-        return fold(self, rows, accepts)
+    def spy(self, seats, mode, eggs):
+        seen.append(seats[0][0])
+        return count(self, seats, mode, eggs)
 
-    monkeypatch.setattr(standings_ledger.Ledger, "fold", spy)
+    monkeypatch.setattr(standings_ledger.Ledger, "_count", spy)
     return seen
 
 
@@ -305,3 +304,31 @@ def test_pairs_kept_in_a_string_count_as_pairs_kept_in_a_dict(adds, split):
     assert again.regular == whole.regular
     assert again.occasional() == whole.occasional()
     assert all(counts[0] >= standings_ledger.PAIR_MIN_SERIES for counts in again.regular.values())
+
+
+def test_a_series_that_finished_earlier_but_came_in_later_has_everything_counted_again(
+    league, played, monkeypatch
+):
+    stored(league)
+    last = Series.objects.get(pk=played["c"].pk).finished_at
+    seen = folded_series(monkeypatch)
+    play_out(played["d"], loser=0)  # committed now, but dated before C: as from a slow clock
+    Series.objects.filter(pk=played["d"].pk).update(finished_at=last - timedelta(seconds=5))
+    after = stored(league)
+    assert played["a"].pk in seen  # counted again from the first series
+    assert after["series"] == 4
+    assert after == full_count(league)
+
+
+def test_every_write_to_a_finished_series_says_whether_it_only_added_one(league, played):
+    def counters():
+        return League.objects.values_list("results_version", "results_rewritten").get(pk=league.pk)
+
+    version, rewritten = counters()
+    play_out(played["d"], loser=0)  # one more series ended: added
+    assert counters() == (version + 1, rewritten)
+    last = Series.objects.get(pk=played["d"].pk).deal_count
+    services.deal_undo(series_id=played["d"].pk, number=last)  # no longer over: rewritten
+    assert counters() == (version + 2, version + 2)
+    record(start_series(league=league), [60, 60], [True, True])  # not finished: nothing
+    assert counters() == (version + 2, version + 2)
