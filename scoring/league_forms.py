@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from functools import lru_cache
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
@@ -166,6 +167,12 @@ class StandingsFilterForm(forms.Form):
 
 
 def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
+    return _ruleset_label(key, ruleset, get_language())
+
+
+@lru_cache(maxsize=512)
+def _ruleset_label(key: str, ruleset: rules.Ruleset, language: str | None) -> str:
+    """Worded once per ruleset and language: a league offers dozens in its filter."""
     if key in PRESET_LABELS:
         return str(PRESET_LABELS[key])
     return gettext("Custom: out at %(target)s; %(eggs)s; %(naked)s") % {
