@@ -48,46 +48,6 @@ def _setup_django(size: str) -> None:
     django.setup()
 
 
-def _fallback_generate(*, series: int, max_deals: int | None) -> None:
-    """A minimal league through the services, for when ``scoring.demo`` is not there."""
-    import random
-
-    from django.contrib.auth import get_user_model
-
-    from scoring import rules, services
-    from scoring.models import League, Membership, Role
-
-    rng = random.Random(7)
-    owner = get_user_model().objects.create_user("demo")
-    league = League.objects.create(name="Demo club")
-    Membership.objects.create(league=league, user=owner, role=Role.OWNER)
-    players = services.players_resolve(
-        names=[f"Player {n}" for n in range(60)], league=league, known=None
-    )
-    deals = 0
-    for _ in range(series):
-        seated = rng.sample(players, 4)
-        started = services.series_start(
-            mode="teams",
-            players=seated,
-            first_dealer=0,
-            ruleset=rules.PRESETS["classic"],
-            league=league,
-        )
-        number = 1
-        while not started.finished and (max_deals is None or deals < max_deals):
-            first = rng.choice((0, 30, 40, 60, 70, 90, 120))
-            points = (first, 120 - first)
-            tricks = (first > 0 or rng.random() < 0.5, first < 120 or rng.random() < 0.5)
-            started = services.deal_record(
-                series_id=started.pk, number=number, points=points, tricks=tricks
-            ).series
-            number += 1
-            deals += 1
-        if max_deals is not None and deals >= max_deals:
-            break
-
-
 def build(size: str, rebuild: bool) -> str:
     """Make the database for ``size`` unless it is there; say what it holds."""
     path = DATABASES[size]
@@ -96,24 +56,14 @@ def build(size: str, rebuild: bool) -> str:
     _setup_django(size)
     from django.core.management import call_command
 
+    from scoring.demo import demo_generate
     from scoring.models import Deal, League, Series
 
     call_command("migrate", verbosity=0)
     if not League.objects.filter(name="Demo club").exists():
         started = time.perf_counter()
-        max_deals = None if size == "demo" else 100
-        try:
-            from scoring.demo import demo_generate
-        except ImportError:
-            _fallback_generate(series=1000 if size == "demo" else 100, max_deals=max_deals)
-            how = "fallback generator"
-        else:
-            if size == "demo":
-                demo_generate()
-            else:
-                demo_generate(max_deals=max_deals)
-            how = "scoring.demo"
-        print(f"  built {path} with {how} in {time.perf_counter() - started:.0f} s", flush=True)
+        demo_generate(max_deals=None if size == "demo" else 100)
+        print(f"  built {path} in {time.perf_counter() - started:.0f} s", flush=True)
     return (
         f"{Series.objects.count():,} series, {Deal.objects.count():,} deals "
         f"in {League.objects.count()} league(s)"
