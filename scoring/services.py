@@ -200,7 +200,7 @@ def series_rematch(*, series: Series, user=None) -> Series:
     if existing is not None:
         return existing  # a second tap on "rematch" opens the same new series
     players = [seat.player for seat in series.seats.select_related("player").order_by("position")]
-    return series_start(
+    rematch = series_start(
         mode=series.mode,
         players=players,
         first_dealer=rematch_dealer(series),
@@ -209,6 +209,9 @@ def series_rematch(*, series: Series, user=None) -> Series:
         user=user,
         rematch_of=series,
     )
+    # Phones still watching the finished series see the change, and so the way to the next one.
+    Series.objects.filter(pk=series.pk).update(version=F("version") + 1)
+    return rematch
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from django.test import Client
 
 from scoring.services import series_link_renew
 from tests.conftest import client_with_link, record
-from tests.league_fixtures import fast_passwords, logged_in
+from tests.league_fixtures import fast_passwords, logged_in, play_out
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
 
@@ -110,3 +110,33 @@ def test_a_poll_that_lost_its_link_is_told_so_and_stops_polling(quick_series):
 def test_a_poll_for_a_series_that_does_not_exist_gets_the_same_answer(db):
     response = Client().get("/series/999999/live/", headers={"HX-Request": "true"})
     assert response.status_code == 286
+
+
+def test_a_watcher_of_a_finished_game_is_shown_the_rematch_and_may_watch_it(quick_series):
+    play_out(quick_series, loser=0)
+    scorer = client_with_link(quick_series)
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    html = watcher.get(f"/series/{quick_series.pk}/").content.decode()
+    assert 'hx-trigger="every 10s"' in html  # still looking out for a rematch
+    assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 204
+    before = live_url(quick_series)
+    rematch_url = scorer.post(f"/series/{quick_series.pk}/rematch/").url
+    board = watcher.get(before, headers=HTMX)  # the next poll brings the way to the rematch
+    assert board.status_code == 200
+    assert f'href="{rematch_url}"' in board.content.decode()
+    assert "hx-trigger" not in board.content.decode()  # nothing more to wait for
+    rematch = watcher.get(rematch_url)
+    assert rematch.status_code == 200
+    assert 'name="entry_key"' not in rematch.content.decode()  # watching, not scoring
+    co_scorer = client_with_link(quick_series)  # another phone with the old score link
+    assert client_with_link(quick_series).get(rematch_url).status_code == 404  # not yet...
+    assert f'href="{rematch_url}"' in co_scorer.get(f"/series/{quick_series.pk}/").content.decode()
+    again = co_scorer.get(rematch_url)  # ...but once it opens the finished game, it scores on
+    assert 'name="entry_key"' in again.content.decode()
+
+
+def test_a_stranger_learns_nothing_of_a_rematch(quick_series):
+    play_out(quick_series, loser=0)
+    rematch_url = client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/").url
+    assert Client().get(rematch_url).status_code == 404
+    assert Client().get(f"/series/{quick_series.pk}/").status_code == 404

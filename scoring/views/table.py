@@ -77,8 +77,10 @@ def _render_board(
     board = board or _board(access.series)
     if form is None and access.can_score and not board.state.finished:
         form = _deal_form(board)
+    rematch = _rematch_followed(request, access) if board.state.finished else None
     context = {
         "access": access,
+        "rematch": rematch,
         "board": board,
         "series": access.series,
         "form": form,
@@ -88,6 +90,19 @@ def _render_board(
     }
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | None:
+    """The rematch of a finished series, if one was started; a phone that holds a link to this
+    series gets the same kind of link to the rematch (scoring or watching): the same table."""
+    rematch = access.series.rematches.order_by("pk").first()
+    if rematch is not None and rematch.league_id is None:
+        held = request.session.get(SESSION_LINKS, {}).get(str(access.series.pk))
+        if held and held == access.series.score_token:
+            remember_link(request, rematch, rematch.score_token)
+        elif held and held == access.series.watch_token:
+            remember_link(request, rematch, rematch.watch_token)
+    return rematch
 
 
 @require_GET
