@@ -259,9 +259,13 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
         )
         stored = None
     # Read first: a series that ends meanwhile makes the next view look again.
-    ledger = _tally(league, flt, stored, rewritten)
+    try:
+        ledger = _tally(league, flt, stored, rewritten)
+        data = compute(ledger)
+    except (ValueError, TypeError, KeyError, IndexError):  # a stored tally that does not parse
+        ledger = _tally(league, flt, None, rewritten)
+        data = compute(ledger)
     ledger.version = current
-    data = compute(ledger)
     values = {"fingerprint": _fingerprint(current), "data": data, "ledger": ledger.to_json()}
     if snapshot is not None:  # written over, without reading it back
         written = timezone.now()

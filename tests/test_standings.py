@@ -332,3 +332,21 @@ def test_every_write_to_a_finished_series_says_whether_it_only_added_one(league,
     assert counters() == (version + 2, version + 2)
     record(start_series(league=league), [60, 60], [True, True])  # not finished: nothing
     assert counters() == (version + 2, version + 2)
+
+
+@pytest.mark.parametrize(
+    "garbled",
+    [
+        {"occasional": ";1-2:x,y"},
+        {"occasional": ";1-2"},
+        {"regular": {"1-2": "many"}},
+        {"regular": {"x": [9, 9, 9, 9]}},
+    ],
+)
+def test_a_stored_tally_that_does_not_parse_is_counted_again(league, played, garbled):
+    stored(league)
+    snapshot = StandingsSnapshot.objects.get(league=league)
+    snapshot.ledger["pairs"] = {**snapshot.ledger["pairs"], **garbled}
+    snapshot.save()
+    finished(league, loser=1)  # Anna & Vera against Boris & Gleb again: pair "1-2" style keys
+    assert stored(league) == full_count(league)
