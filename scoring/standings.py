@@ -29,7 +29,10 @@ from scoring.ratings import Rating
 from scoring.standings_ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "5"
+SNAPSHOT_FORMAT = "6"
+#: Players shown at first (the best rated), and all the snapshot keeps of them; "everyone"
+#: reads the rest from its tally.
+TOP_PLAYERS = 20
 #: Snapshots kept per league (one per filter recently looked at).
 SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
@@ -188,19 +191,25 @@ class PairRow:
 
 
 def compute(ledger: Ledger) -> dict:
-    """The snapshot's data from a tally: plain lists, as stored in JSON, best rated first."""
-    players = []
-    for pid, (played, won, goats, defeat, eggs, naked) in ledger.players.items():
-        mu, sigma, rated = ledger.ratings.get(pid, (None, None, 0))
-        players.append([pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated])
-    players.sort(key=_player_order)
+    """The snapshot's data from a tally: plain lists, as stored in JSON; of the players only
+    the ``TOP_PLAYERS`` best rated (a league of 200 would make every view read them all)."""
     rulesets = sorted(ledger.rulesets, key=lambda key: (key not in rules.PRESETS, key))
     return {
-        "players": players,
+        "players": heapq.nsmallest(TOP_PLAYERS, player_rows(ledger), key=_player_order),
+        "player_count": len(ledger.players),
         "pairs": best_pairs(ledger.pairs),
         "rulesets": rulesets,
         "series": ledger.counted,
     }
+
+
+def player_rows(ledger: Ledger) -> list[list]:
+    """A row per player: id, ``PLAYER_COUNTS``, then μ, σ and rated series (None without)."""
+    rows = []
+    for pid, (played, won, goats, defeat, eggs, naked) in ledger.players.items():
+        mu, sigma, rated = ledger.ratings.get(pid, (None, None, 0))
+        rows.append([pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated])
+    return rows
 
 
 def _player_order(row: list) -> tuple:
@@ -291,7 +300,7 @@ def _fingerprint(results_version: int) -> str:
 @dataclass(frozen=True)
 class Standings:
     series: int  # finished series counted
-    players: list[PlayerRow]  # the best ``limit`` of them
+    players: list[PlayerRow]  # the best TOP_PLAYERS of them, or all
     player_count: int  # all of them
     pairs: list[PairRow]
     rulesets: list[tuple[str, rules.Ruleset]]  # played in the league, for the filter
@@ -301,10 +310,13 @@ class Standings:
         return self.player_count - len(self.players)
 
 
-def league_standings(league: League, flt: StandingsFilter, limit: int | None = None) -> Standings:
-    """The league's players (the best ``limit``) and best partnerships under ``flt``."""
+def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
+    """The league's best rated players (all of them with ``everyone``) and best partnerships
+    under ``flt``."""
     data = _snapshot_data(league, flt)
-    shown = data["players"][:limit]
+    shown = data["players"]
+    if everyone and data["player_count"] > len(shown):
+        shown = _every_player(league, flt) or shown
     ids = {row[0] for row in shown} | {pid for row in data["pairs"] for pid in row[:2]}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     players = [
@@ -337,10 +349,21 @@ def league_standings(league: League, flt: StandingsFilter, limit: int | None = N
     return Standings(
         series=data["series"],
         players=players,
-        player_count=len(data["players"]),
+        player_count=data["player_count"],
         pairs=pairs,
         rulesets=_rulesets(data),
     )
+
+
+def _every_player(league: League, flt: StandingsFilter) -> list[list] | None:
+    """Every player's row, best rated first, from the tally the snapshot was just made from."""
+    stored = (
+        StandingsSnapshot.objects.filter(league=league, key=flt.key)
+        .values_list("ledger", flat=True)
+        .first()
+    )
+    ledger = Ledger.from_json(stored) if stored else None
+    return sorted(player_rows(ledger), key=_player_order) if ledger else None
 
 
 def _rulesets(data: dict) -> list[tuple[str, rules.Ruleset]]:

@@ -191,6 +191,9 @@ def test_a_big_league_shows_the_top_players_and_offers_the_rest(league, viewer):
     everyone = html(client.get(f"/leagues/{league.pk}/standings/?everyone=1"))
     assert "Show 4 more" not in everyone
     assert all(f"North {n}" in everyone for n in range(6))
+    names = re.compile(r'<th scope="row" class="name">([^<&]+)</th>')
+    top, every = names.findall(page), names.findall(everyone)
+    assert len(every) == 24 and every[:20] == top[:20]  # the same order, then the rest
 
 
 def test_head_to_head_compares_two_players(league, viewer):

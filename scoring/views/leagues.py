@@ -35,8 +35,6 @@ from scoring.leagues import LeagueError
 from scoring.models import League, Membership, Role, Series
 
 UNPROCESSABLE = 422
-#: Rows of the standings shown at first; "everyone" shows them all.
-PLAYERS_SHOWN = 20
 
 
 def _roles(role: str) -> dict:
@@ -110,9 +108,7 @@ def _standings_page(
     form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
     status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
     everyone = request.GET.get("everyone") == "1"
-    table = standings.league_standings(
-        league, form.standings_filter(), limit=None if everyone else PLAYERS_SHOWN
-    )
+    table = standings.league_standings(league, form.standings_filter(), everyone=everyone)
     form.offer_rulesets(table.rulesets)
     context = {
         "league": league,
