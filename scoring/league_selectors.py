@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from scoring.models import League, Membership, Player, Role, Seat, Series
 
@@ -41,22 +44,43 @@ def league_players(league: League) -> list[Player]:
     return list(Player.objects.filter(league=league).select_related("user").order_by("name", "pk"))
 
 
-#: What a row of the league's series list shows (``leagues/_series_list.html``): loading only
-#: these spares building every field of 10 series and 40 seats on each page view.
-LIST_FIELDS = ("league_id", "created_at", "finished", "deal_count", "eggs")
-LIST_SEAT_FIELDS = ("series_id", "position", "is_goat", "is_winner", "player__name")
+@dataclass(frozen=True)
+class SeatLine:
+    name: str
+    is_goat: bool
+    is_winner: bool
 
 
-def league_series(league: League) -> QuerySet[Series]:
-    seats = Seat.objects.select_related("player").only(*LIST_SEAT_FIELDS).order_by("position")
-    return (
-        Series.objects.filter(league=league)
-        .only(*LIST_FIELDS)
-        .order_by("-created_at", "-pk")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-    )
+@dataclass(frozen=True)
+class SeriesLine:
+    """A row of a league's series list (``leagues/_series_list.html``): plain values, not
+    model instances, which cost more to build than the page spends on anything else."""
+
+    pk: int
+    created_at: datetime
+    finished: bool
+    deal_count: int
+    eggs: int
+    seats: list[SeatLine]
+
+    def get_absolute_url(self) -> str:
+        return reverse("series_detail", args=[self.pk])
+
+
+LINE_FIELDS = ("pk", "created_at", "finished", "deal_count", "eggs")
 
 
 def series_page(league: League, number: str | None) -> Page:
     """One page of the league's series, newest first (a bad page number gives the nearest)."""
-    return Paginator(league_series(league), SERIES_PER_PAGE).get_page(number)
+    ordered = Series.objects.filter(league=league).order_by("-created_at", "-pk")
+    page = Paginator(ordered.values_list(*LINE_FIELDS), SERIES_PER_PAGE).get_page(number)
+    rows = list(page.object_list)
+    seats: dict[int, list[SeatLine]] = {}
+    for series_id, *seat in (
+        Seat.objects.filter(series_id__in=[row[0] for row in rows])
+        .order_by("series_id", "position")
+        .values_list("series_id", "player__name", "is_goat", "is_winner")
+    ):
+        seats.setdefault(series_id, []).append(SeatLine(*seat))
+    page.object_list = [SeriesLine(*row, seats=seats.get(row[0], [])) for row in rows]
+    return page
