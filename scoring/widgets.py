@@ -15,6 +15,7 @@ class ListSelect(forms.Select):
 
     def render(self, name, value, attrs=None, renderer=None) -> str:
         final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
+        final.pop("maxlength", None)  # a CharField's, meaningless on a <select>
         chosen = "" if value is None else str(value)
         options = "".join(
             f'<option value="{escape(str(key))}"{" selected" if str(key) == chosen else ""}>'

@@ -508,3 +508,25 @@ def test_recomputing_the_standings_costs_the_same_queries_at_two_sizes(
     StandingsSnapshot.objects.all().delete()
     with django_assert_max_num_queries(small):
         assert client.get(url).status_code == 200
+
+
+def described_by_missing(page: str) -> set[str]:
+    """Ids that aria-describedby points at but the page does not have."""
+    wanted = {i for ids in re.findall(r'aria-describedby="([^"]+)"', page) for i in ids.split()}
+    return {i for i in wanted if f'id="{i}"' not in page}
+
+
+def test_a_refused_choice_points_at_its_message(league, viewer):
+    finished(league, loser=0)
+    anna = Player.objects.get(league=league, name="Anna")
+    client = logged_in(viewer)
+    pages = [
+        client.get(f"/leagues/{league.pk}/head-to-head/?first={anna.pk}&second={anna.pk}"),
+        client.get(f"/leagues/{league.pk}/standings/?date_from=2025-02-01&date_to=2025-01-01"),
+    ]
+    for response in pages:
+        page = html(response)
+        assert response.status_code == 422
+        assert 'aria-invalid="true"' in page
+        assert "aria-describedby" in page and not described_by_missing(page)
+        assert "maxlength" not in re.findall(r"<select[^>]*>", page)[-1]
