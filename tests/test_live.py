@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring.services import series_link_renew
 from tests.conftest import client_with_link, record
@@ -140,3 +142,16 @@ def test_a_stranger_learns_nothing_of_a_rematch(quick_series):
     rematch_url = client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/").url
     assert Client().get(rematch_url).status_code == 404
     assert Client().get(f"/series/{quick_series.pk}/").status_code == 404
+
+
+def test_following_a_rematch_saves_the_session_once(quick_series):
+    play_out(quick_series, loser=0)
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/")
+    watcher.get(f"/series/{quick_series.pk}/")  # follows: the session learns the new link
+    saved = watcher.session.session_key and watcher.session.load()
+    with CaptureQueriesContext(connection) as queries:
+        watcher.get(f"/series/{quick_series.pk}/")
+    writes = [q["sql"] for q in queries.captured_queries if "django_session" in q["sql"]]
+    assert all(sql.startswith("SELECT") for sql in writes)  # nothing new to remember
+    assert watcher.session.load() == saved

@@ -97,11 +97,15 @@ def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | No
     series gets the same kind of link to the rematch (scoring or watching): the same table."""
     rematch = access.series.rematches.order_by("pk").first()
     if rematch is not None and rematch.league_id is None:
-        held = request.session.get(SESSION_LINKS, {}).get(str(access.series.pk))
+        links = request.session.get(SESSION_LINKS, {})
+        held = links.get(str(access.series.pk))
+        token = None
         if held and held == access.series.score_token:
-            remember_link(request, rematch, rematch.score_token)
+            token = rematch.score_token
         elif held and held == access.series.watch_token:
-            remember_link(request, rematch, rematch.watch_token)
+            token = rematch.watch_token
+        if token and links.get(str(rematch.pk)) not in (token, rematch.score_token):
+            remember_link(request, rematch, token)  # never a watch link over a score link
     return rematch
 
 
