@@ -27,6 +27,7 @@ class SeriesAccess:
     series: Series
     can_score: bool
     can_manage: bool  # revoke links, move into a league
+    link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
 
 
 def remember_link(request: HttpRequest, series: Series, token: str) -> None:
@@ -73,7 +74,7 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
         raise Http404("No such series.")
     can_score = link == SCORE or role in (Role.OWNER, Role.SCORER)
     can_manage = role == Role.OWNER or (series.league_id is None and link == SCORE)
-    return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage)
+    return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage, link=link)
 
 
 def league_for(request: HttpRequest, league_id: int, *roles: str) -> tuple[League, str]:

@@ -334,20 +334,29 @@ def player_choices(players: QuerySet[Player]) -> list[tuple[int, str]]:
     return [(pk, name) for pk, name in players.order_by("name", "pk").values_list("pk", "name")]
 
 
-def sees_whole_league(request: HttpRequest, player: Player) -> bool:
-    """Is the user a member of the player's league? Then they see all of it, where the league's
-    players sit: no need to check each of the player's series against all they may see."""
-    return (
+@dataclass(frozen=True)
+class PlayerScope:
+    """The series a request may see a player in."""
+
+    series: QuerySet[Series]
+    whole_league: bool  # a member of the player's league: all of it, no per-series check
+
+
+def player_scope(request: HttpRequest, player: Player) -> PlayerScope | None:
+    """What the request may see of the player; None when it may not see the player.
+
+    A member of the player's league sees the whole league, where its players sit: a plain
+    condition on the league, not a check of each of the player's series against all the user
+    may see. Anyone else sees the player only in series they hold a link to or a league of.
+    """
+    if (
         player.league_id is not None
         and request.user.is_authenticated
         and Membership.objects.filter(league_id=player.league_id, user=request.user).exists()
-    )
-
-
-def player_series(request: HttpRequest, player: Player) -> QuerySet[Series] | None:
-    """The series the request may see the player in; None when it may not see the player."""
-    if sees_whole_league(request, player):
-        return Series.objects.filter(league_id=player.league_id)
+    ):
+        return PlayerScope(Series.objects.filter(league_id=player.league_id), whole_league=True)
     visible = selectors.visible_series(request)
     seen = Exists(visible.filter(pk=OuterRef("series_id")))  # seat by seat, not every series
-    return visible if Seat.objects.filter(player=player).filter(seen).exists() else None
+    if not Seat.objects.filter(player=player).filter(seen).exists():
+        return None
+    return PlayerScope(visible, whole_league=False)

@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring import rules
 from scoring.forms import CUSTOM, EGGS_LABELS, NAKED_LABELS, PRESET_LABELS, SeriesForm
 from scoring.models import Role
-from scoring.standings import ALL_RULES, StandingsFilter, ruleset_from_key
+from scoring.ruleset_keys import ruleset_from_key
+from scoring.standings import ALL_RULES, StandingsFilter
 from scoring.widgets import ListSelect
 
 LEAGUE_NAME_MAX = 80

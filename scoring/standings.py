@@ -12,11 +12,9 @@ series finished since, unless a finished series was changed otherwise since the 
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from functools import lru_cache
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -26,6 +24,7 @@ from django.utils.formats import get_format
 from scoring import rules
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
 from scoring.ratings import Rating
+from scoring.ruleset_keys import ruleset_from_key
 from scoring.standings_ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
@@ -38,35 +37,6 @@ SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
 PAIRS_SHOWN = 10
 ALL_RULES = ""
-
-
-@lru_cache(maxsize=256)
-def ruleset_from_key(key: str) -> rules.Ruleset | None:
-    if key in rules.PRESETS:
-        return rules.PRESETS[key]
-    if not key.startswith("custom-"):
-        return None
-    names = [field.name for field in dataclasses.fields(rules.Ruleset)]
-    # Values such as "last-standing" hold dashes too, so split from the left only as needed.
-    parts = key.removeprefix("custom-").split("-", 3)
-    if len(parts) != 4:
-        return None
-    target, save_line, save_line_three, rest = parts
-    naked, _sep, rest = rest.partition("-")
-    for eggs in rules.EGGS_CHOICES:
-        if rest.startswith(eggs + "-"):
-            ending = rest.removeprefix(eggs + "-")
-            break
-    else:
-        return None
-    values = [target, save_line, save_line_three, naked, eggs, ending]
-    try:
-        data = dict(zip(names, values, strict=True))
-        for whole in ("target", "save_line", "save_line_three"):
-            data[whole] = int(data[whole])
-        return rules.Ruleset(**data)
-    except (ValueError, rules.InvalidRuleset):
-        return None
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from scoring import rules
 from scoring.models import League, Seat
 from scoring.modes import Mode
 from scoring.ratings import RatingState, SeatResult, rate_match
+from scoring.ruleset_keys import ruleset_key
 
 #: One row per seat of a finished series, as ``fold`` reads them.
 SEAT_ROW = (
@@ -59,14 +60,6 @@ MARGIN = timedelta(minutes=10)
 Accepts = Callable[[datetime, dict], bool]
 #: Where a series stands in the finishing order.
 Position = tuple[datetime, int]
-
-
-def ruleset_key(ruleset: rules.Ruleset) -> str:
-    """A short, stable name for a ruleset: the preset's name, or its settings in a row."""
-    name = ruleset.preset_name
-    if name:
-        return name
-    return "custom-" + "-".join(str(value) for value in ruleset.to_dict().values())
 
 
 class Pairs:

@@ -18,7 +18,7 @@ from scoring.history import (
     history_filter,
     history_page,
     history_row,
-    player_series,
+    player_scope,
     rules_family,
     rules_label,
     visible_players,
@@ -182,8 +182,10 @@ def test_a_player_is_visible_to_members_and_link_holders_only(league, viewer, ou
     quick = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
     lena = Player.objects.get(name="Lena")
     ira = Player.objects.get(name="Ira")
-    assert list(player_series(request_for(viewer), lena)) == [league_game]
-    assert player_series(request_for(outsider), lena) is None
-    assert list(player_series(request_for(links=(quick,)), ira)) == [quick]
-    assert player_series(request_for(links=(league_game,)), ira) is None
-    assert player_series(request_for(), ira) is None
+    member = player_scope(request_for(viewer), lena)
+    assert member.whole_league and list(member.series) == [league_game]
+    assert player_scope(request_for(outsider), lena) is None
+    holder = player_scope(request_for(links=(quick,)), ira)
+    assert not holder.whole_league and list(holder.series) == [quick]
+    assert player_scope(request_for(links=(league_game,)), ira) is None
+    assert player_scope(request_for(), ira) is None

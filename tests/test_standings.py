@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scoring import rules, services, standings, standings_ledger
 from scoring.leagues import league_create, series_move_to_league
 from scoring.models import League, Player, Series, StandingsSnapshot
-from scoring.standings import StandingsFilter, league_standings, ruleset_from_key
-from scoring.standings_ledger import ruleset_key
+from scoring.ruleset_keys import ruleset_from_key, ruleset_key
+from scoring.standings import StandingsFilter, league_standings
 from tests.conftest import record, start_series
 from tests.league_fixtures import fast_passwords, finished, play_out
 

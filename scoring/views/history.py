@@ -165,12 +165,11 @@ def _chart_labels() -> dict[str, str]:
 
 
 def player_response(
-    request: HttpRequest, player: Player, *, base: QuerySet[Series], whole_league: bool, **context
+    request: HttpRequest, player: Player, *, scope: history.PlayerScope, **context
 ) -> HttpResponse:
-    """A player's record over ``base`` (the series the request may see; all of the player's
-    league when ``whole_league``)."""
-    record = records.player_record(player, None if whole_league else base)
-    recent = history.history_page(base.filter(seats__player=player), size=RECENT)
+    """A player's record over the series the request may see of them."""
+    record = records.player_record(player, None if scope.whole_league else scope.series)
+    recent = history.history_page(scope.series.filter(seats__player=player), size=RECENT)
     chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
     return render(
         request,
@@ -182,11 +181,7 @@ def player_response(
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    whole_league = history.sees_whole_league(request, player)
-    if whole_league:
-        base = Series.objects.filter(league_id=player.league_id)
-    else:
-        base = history.player_series(request, player)
-    if base is None:
+    scope = history.player_scope(request, player)
+    if scope is None:
         raise Http404("No such player.")
-    return player_response(request, player, base=base, whole_league=whole_league)
+    return player_response(request, player, scope=scope)

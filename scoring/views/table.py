@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import rules, selectors, services
 from scoring.access import (
+    SCORE,
     SESSION_LINKS,
     SeriesAccess,
     league_for,
@@ -96,16 +97,12 @@ def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | No
     """The rematch of a finished series, if one was started; a phone that holds a link to this
     series gets the same kind of link to the rematch (scoring or watching): the same table."""
     rematch = access.series.rematches.order_by("pk").first()
-    if rematch is not None and rematch.league_id is None:
-        links = request.session.get(SESSION_LINKS, {})
-        held = links.get(str(access.series.pk))
-        token = None
-        if held and held == access.series.score_token:
-            token = rematch.score_token
-        elif held and held == access.series.watch_token:
-            token = rematch.watch_token
-        if token and links.get(str(rematch.pk)) not in (token, rematch.score_token):
-            remember_link(request, rematch, token)  # never a watch link over a score link
+    if rematch is None or rematch.league_id is not None or access.link is None:
+        return rematch
+    token = rematch.score_token if access.link == SCORE else rematch.watch_token
+    held = request.session.get(SESSION_LINKS, {}).get(str(rematch.pk))
+    if held not in (token, rematch.score_token):  # never a watch link over a score link
+        remember_link(request, rematch, token)
     return rematch
 
 
