@@ -29,8 +29,9 @@ test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
+# ARGS narrows the run (e.g. ARGS=tests/test_services.py).
 test-fast: install
-	$(BIN)/pytest -m "not browser"
+	$(BIN)/pytest -m "not browser" $(ARGS)
 
 lint: install
 	$(BIN)/ruff check .
@@ -47,16 +48,18 @@ messages: install
 	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=node_modules --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
-# Every benchmark script prints its figures; none asserts a speed.
+# Every benchmark script prints its figures; none asserts a speed. QUICK=1: every code path on
+# small data in a minute (what CI runs; its figures mean nothing).
 bench: install
-	$(BIN)/python benchmarks/rules_engine.py
-	$(BIN)/python benchmarks/history_pages.py
-	$(BIN)/python benchmarks/league_pages.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/rules_engine.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/history_pages.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/league_pages.py
 
 # A realistic league through the engine: 200 players, 5,000 series, about 150,000 deals.
+# DEMO_ARGS changes the size (e.g. DEMO_ARGS="--players 12 --series 20").
 demo-data: install
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo_data
+	$(BIN)/python manage.py demo_data $(DEMO_ARGS)
 
 # The production-like server: gunicorn + whitenoise, DEBUG off (SQLite unless DATABASE_URL).
 serve: install

@@ -34,10 +34,12 @@ import sys
 import time
 from pathlib import Path
 
+from quick import scaled, tag
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = Path(os.environ.get("BENCH_DIR", "/tmp/kozel-bench"))
-REPEATS = 25
-ROUNDS = 3
+REPEATS = scaled(25, 2)
+ROUNDS = scaled(3, 1)
 SEED = 20250301
 #: The small database: the first series to its end (26 deals), then 33 of 2 and 8 of 1: 100 deals
 #: in 42 series (three history pages).
@@ -49,7 +51,12 @@ SIZES = {
         "series": len(SMALL_CAPS),
         "caps": SMALL_CAPS,
     },
-    "demo": {"file": f"history-demo-{SEED}.sqlite3", "players": 200, "series": 5000, "caps": None},
+    "demo": {
+        "file": f"history-demo-{SEED}{tag()}.sqlite3",
+        "players": scaled(200, 24),
+        "series": scaled(5000, 120),
+        "caps": None,
+    },
 }
 
 

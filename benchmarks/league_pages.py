@@ -28,12 +28,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from quick import QUICK, scaled, tag  # noqa: E402
+
 DATABASES = {
-    "demo": Path("/tmp/kozel_bench_league_demo.sqlite3"),
-    "small": Path("/tmp/kozel_bench_league_100.sqlite3"),
+    "demo": Path(f"/tmp/kozel_bench_league_demo{tag()}.sqlite3"),
+    "small": Path(f"/tmp/kozel_bench_league_100{tag()}.sqlite3"),
 }
-REPEATS = 40
-ROUNDS = 3
+REPEATS = scaled(40, 2)
+ROUNDS = scaled(3, 1)
 GOAL = 1.5
 #: Not a page view anyone waits for often: printed apart, without the goal.
 REBUILT = "standings from nothing"
@@ -62,7 +64,10 @@ def build(size: str, rebuild: bool) -> str:
     call_command("migrate", verbosity=0)
     if not League.objects.filter(name="Demo club").exists():
         started = time.perf_counter()
-        demo_generate(max_deals=None if size == "demo" else 100)
+        if size == "demo":
+            demo_generate(**({"players": 24, "series": 120} if QUICK else {}))
+        else:
+            demo_generate(max_deals=100)
         print(f"  built {path} in {time.perf_counter() - started:.0f} s", flush=True)
     return (
         f"{Series.objects.count():,} series, {Deal.objects.count():,} deals "

@@ -24,12 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from quick import scaled
+
 from scoring.rules import POSSIBLE_SIDE_POINTS, PRESETS, Deal, Series, replay
 from scoring.rules.cards import is_possible_split
 
-DEALS = 100_000
+DEALS = scaled(100_000, 2_000)
 SEED = 20240229
-REPEATS = 3
+REPEATS = scaled(3, 1)
 TWO_SIDE_POINTS = sorted(POSSIBLE_SIDE_POINTS)
 
 
