@@ -101,5 +101,5 @@ for name, path in data["pages"].items():
             ]
             if failing:
                 print(f"{'':<12} {'':<8} not passed: {', '.join(failing)}")
-print("Goals: mobile performance >= 95, accessibility 100, scoreboard under 50 KB (51200 bytes).")
+print("Goals: mobile performance >= 95, accessibility and best practices 100, scoreboard under 50 KB (51200 bytes).")
 PY
