@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test test-fast lint format bench migrations-check messages demo-data serve lighthouse browser ci clean
+.PHONY: install run test test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,15 @@ bench: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/rules_engine.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/history_pages.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/league_pages.py
+
+# This site against a bare Django project under the same gunicorn (Debian's wrk); figures only.
+loadtest: install wrk
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/loadtest.py
+
+wrk:
+	@command -v wrk >/dev/null || { \
+	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null) ; }
+	@command -v wrk >/dev/null || { echo "wrk is missing"; exit 1; }
 
 # A realistic league through the engine: 200 players, 5,000 series, about 150,000 deals.
 # DEMO_ARGS changes the size (e.g. DEMO_ARGS="--players 12 --series 20").
