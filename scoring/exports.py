@@ -42,6 +42,7 @@ from scoring import rules
 from scoring.bulk import SERIES_FIELDS, derived_values, kept_timestamps
 from scoring.forms import engine_message
 from scoring.history import rules_label
+from scoring.middleware import MAX_ID
 from scoring.models import (
     MAX_NAME,
     Deal,
@@ -62,7 +63,6 @@ FORMAT = "kozel-scores"
 VERSION = 1
 BATCH = 200  # series per round of queries when exporting
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
-MAX_ID = 2**63 - 1  # primary keys are 64-bit
 DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
 SEAT_DERIVED = ("total", "is_goat", "is_winner")

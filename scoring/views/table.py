@@ -6,7 +6,6 @@ named partials, and an htmx request gets the partial while a plain request gets 
 
 from __future__ import annotations
 
-import re
 import uuid
 
 from django.contrib import messages
@@ -36,6 +35,7 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
+from scoring.middleware import id_param
 from scoring.models import Deal, League, Role, Series
 from scoring.modes import SHAPES
 from scoring.scoreboard import Scoreboard, build, goat_title
@@ -116,12 +116,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _league_param(request: HttpRequest) -> League | None:
     """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
-    league_id = request.GET.get("league") or request.POST.get("league")
-    if not league_id:
+    given = request.GET.get("league") or request.POST.get("league")
+    if not given:
         return None
-    if not re.fullmatch(r"[0-9]{1,18}", str(league_id)):
+    league_id = id_param(given)
+    if league_id is None:
         raise Http404("No such league.")
-    league, _role = league_for(request, int(league_id), Role.OWNER, Role.SCORER)
+    league, _role = league_for(request, league_id, Role.OWNER, Role.SCORER)
     return league
 
 
@@ -131,10 +132,10 @@ def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
     The game goes to the series' league when this user may start games there, else it is a
     quick game with the same names.
     """
-    pk = request.GET.get("again", "")
-    if not re.fullmatch(r"[0-9]{1,18}", pk):
+    pk = id_param(request.GET.get("again"))
+    if pk is None:
         return None
-    series = selectors.series_for_request(request, int(pk)).series
+    series = selectors.series_for_request(request, pk).series
     names = [seat.player.name for seat in series.seats.all()]
     initial = series_initial(
         mode=series.mode,
@@ -200,7 +201,7 @@ def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
         key = uuid.UUID(request.POST.get("entry_key", ""))
     except ValueError:
         key = None
-    return (int(number) if re.fullmatch(r"[0-9]{1,9}", number) else None), key
+    return id_param(number, high=MAX_DEALS), key
 
 
 @require_POST
@@ -213,7 +214,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     board = _board(series)
     if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
-    if number is not None and 1 <= number <= MAX_DEALS and number != board.next_number:
+    if number is not None and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
         return _conflict(request, pk, number < board.next_number)
     if board.state.finished:
