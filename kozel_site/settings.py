@@ -10,7 +10,8 @@ Environment variables (production): ``DEBUG=false``, ``SECRET_KEY`` (50+ charact
 ``SECURE_SSL_REDIRECT`` (default true), ``SECURE_PROXY_SSL_HEADER`` (default true: trust the
 proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
-(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``.
+(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
+(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
 """
 
 from __future__ import annotations
@@ -236,6 +237,15 @@ CACHES = {
         "TIMEOUT": 300,
     }
 }
+
+# Quick games (no account needed) that one browser session and one client address may start in
+# an hour (scoring.throttle); league games are not counted.
+QUICK_GAMES_PER_SESSION = envint("QUICK_GAMES_PER_SESSION", 30)
+QUICK_GAMES_PER_ADDRESS = envint("QUICK_GAMES_PER_ADDRESS", 100)
+if min(QUICK_GAMES_PER_SESSION, QUICK_GAMES_PER_ADDRESS) < 1:
+    raise ImproperlyConfigured(
+        "QUICK_GAMES_PER_SESSION and QUICK_GAMES_PER_ADDRESS must be 1 or more."
+    )
 
 # Security. The headers apply in development too, so a page that breaks under the
 # Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.

@@ -42,6 +42,7 @@ from scoring import rules
 from scoring.bulk import SERIES_FIELDS, derived_values, kept_timestamps
 from scoring.forms import engine_message
 from scoring.history import rules_label
+from scoring.middleware import MAX_ID
 from scoring.models import (
     MAX_NAME,
     Deal,
@@ -62,7 +63,6 @@ FORMAT = "kozel-scores"
 VERSION = 1
 BATCH = 200  # series per round of queries when exporting
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
-MAX_ID = 2**63 - 1  # primary keys are 64-bit
 DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
 SEAT_DERIVED = ("total", "is_goat", "is_winner")
@@ -230,11 +230,35 @@ def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[
 # --- CSV export --------------------------------------------------------------------------------
 
 
+#: Where a spreadsheet may start a cell inside our text: the file is written with commas, but a
+#: spreadsheet set to semicolons (Russian Excel's default) or tabs splits the line elsewhere,
+#: and one that ignores quotes starts a new row at a line break.
+CELL_BREAKS = frozenset(",;\t\r\n")
+#: What makes a spreadsheet read a cell as a formula (OWASP's list; tab and CR are breaks above).
+FORMULA_STARTS = frozenset("=+-@")
+
+
 def _cell(value: Any) -> Any:
-    """A spreadsheet cell: text that a spreadsheet would run as a formula is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """A spreadsheet cell: no piece of text a spreadsheet may read as a cell starts a formula.
+
+    Wherever a cell may start (the text's start, after any of ``CELL_BREAKS``), a formula
+    character, after blanks and quotes a spreadsheet would skip, gets an apostrophe before it:
+    ``y;+1+1`` becomes ``y;'+1+1``. Numbers stay numbers (a negative total is no formula).
+    """
+    if not isinstance(value, str) or FORMULA_STARTS.isdisjoint(value):
+        return value
+    marks = set()
+    for start in range(len(value)):
+        if start and value[start - 1] not in CELL_BREAKS:
+            continue
+        at = start
+        while at < len(value) and (value[at].isspace() or value[at] == '"'):
+            at += 1
+        if at < len(value) and value[at] in FORMULA_STARTS:
+            marks.add(at)
+    if not marks:
+        return value
+    return "".join("'" + char if at in marks else char for at, char in enumerate(value))
 
 
 def _csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
-from scoring.models import MAX_NAME
+from scoring.models import MAX_DEALS, MAX_NAME
 from scoring.modes import SHAPES, Mode
 
 CUSTOM = "custom"
@@ -43,8 +43,6 @@ RANK_LABELS = {
     "J": pgettext_lazy("card rank", "J"),
 }
 YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
-#: Deal numbers a form may carry: far beyond any evening, small enough for every database.
-MAX_DEALS = 10_000
 #: The error of a deal form whose hidden fields were tampered with or lost.
 STALE = _("This form is out of date: reload the page and enter the deal again.")
 #: Sides a deal row has columns for.

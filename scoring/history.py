@@ -21,13 +21,13 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules, selectors
+from scoring.middleware import MAX_ID
 from scoring.models import League, Membership, Player, Seat, Series
 from scoring.modes import Mode
 from scoring.widgets import ListSelect
 
 PAGE_SIZE = 20
 FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
-MAX_ID = 2**63 - 1
 CUSTOM = "custom"
 FINISHED = "finished"
 PLAYING = "playing"

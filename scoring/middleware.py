@@ -1,4 +1,4 @@
-"""Request context for logs, and a guard against path arguments that cannot name anything.
+"""Request context for logs, and guards against ids that cannot name anything.
 
 Every record written while a request is served names the request.
 
@@ -6,6 +6,9 @@ Every record written while a request is served names the request.
 sane one, else a new one), echoes it in the response, and keeps the request in a context
 variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
 record, so an error in the logs can be traced to the request, the user and the proxy's log line.
+
+``PathArgumentsMiddleware`` answers 404 for a path id beyond 64 bits; ``id_param`` reads an id
+from a query or form parameter the same way, for every view that takes one.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import empty
 
 REQUEST_ID_HEADER = "X-Request-ID"
-BIGGEST_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
+MAX_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
+_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits: MAX_ID has 19
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 _current: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
 
@@ -44,6 +48,23 @@ class RequestContextMiddleware:
             _current.reset(token)
         response[REQUEST_ID_HEADER] = request.id
         return response
+
+
+def id_param(value: object, *, high: int = MAX_ID) -> int | None:
+    """The whole number from 1 to ``high`` that a request parameter spells, else None.
+
+    ASCII digits only: ``str.isdigit()`` is true for "²", which ``int()`` refuses, and ``int()``
+    takes "٣" or "０"; a number beyond 64 bits makes a query raise instead of finding nothing.
+    """
+    if not isinstance(value, str) or not _DIGITS.fullmatch(value):
+        return None
+    number = int(value)
+    return number if 1 <= number <= high else None
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address a request came from (the one place to make proxy-aware)."""
+    return request.META.get("REMOTE_ADDR") or ""
 
 
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
@@ -100,7 +121,7 @@ class PathArgumentsMiddleware:
 
     def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
         for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not -BIGGEST_ID <= value <= BIGGEST_ID:
+            if isinstance(value, int) and not -MAX_ID <= value <= MAX_ID:
                 raise Http404("No such page.")
             if isinstance(value, str) and "\x00" in value:
                 raise Http404("No such page.")

@@ -23,6 +23,10 @@ from scoring.modes import SHAPES, Mode
 from scoring.rules import DEAL_TOTAL, Ruleset
 
 MAX_NAME = 40
+#: The most deals one series holds. A game to 12 is over within a few dozen deals; with eggs
+#: that score nothing a series could otherwise run for thousands, each slower to record than the
+#: last and its page megabytes long. (Deal numbers in forms are bounded by it too.)
+MAX_DEALS = 300
 
 
 def new_token() -> str:

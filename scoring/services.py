@@ -19,13 +19,17 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.bulk import SEAT_FIELDS, derived_values
-from scoring.models import Deal, DealEvent, League, Player, Seat, Series, new_token
+from scoring.models import MAX_DEALS, Deal, DealEvent, League, Player, Seat, Series, new_token
 from scoring.modes import SHAPES
 from scoring.replays import engine_series, replay_rows, row_snapshot, row_values
 
 
 class DealConflict(Exception):
     """The deal was changed from another device since this form was shown."""
+
+
+class SeriesFull(Exception):
+    """The series holds ``MAX_DEALS`` deals already: no deal can be added."""
 
 
 class SeriesNotOver(Exception):
@@ -239,7 +243,7 @@ def deal_record(
 
     ``number`` is the deal the form was entering: if another device has recorded that deal in
     the meantime, ``DealConflict`` is raised and nothing changes. Raises ``InvalidDeal`` for a
-    deal the rules refuse.
+    deal the rules refuse, ``SeriesFull`` past ``MAX_DEALS`` deals.
     """
     try:
         with transaction.atomic():
@@ -253,6 +257,8 @@ def deal_record(
             rows = _rows(series)
             if number != len(rows) + 1:
                 raise DealConflict(f"deal {number} is not the next deal")
+            if number > MAX_DEALS:
+                raise SeriesFull(f"a series holds at most {MAX_DEALS} deals")
             running = engine_series(series, rows)
             deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
             in_play = running.in_play

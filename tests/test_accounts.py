@@ -50,6 +50,17 @@ def test_signing_up_never_redirects_to_another_site(db):
     assert response["Location"] == "/accounts/"
 
 
+@pytest.mark.parametrize("target", ["account", "²", "leagues", "%ED%A0%80"])
+def test_a_next_that_is_not_a_path_is_ignored_not_taken_for_a_view_name(db, target):
+    """``redirect("²")`` looked for a view named "²": a server error for a signed-in visitor."""
+    response = signup(Client(), next_url=target)
+    assert response["Location"] == "/accounts/"
+    signed_in = Client()
+    signed_in.force_login(get_user_model().objects.get(username="nadia"))
+    response = signed_in.get(f"/accounts/signup/?next={target}")
+    assert (response.status_code, response["Location"]) == (302, "/accounts/")
+
+
 def test_a_refused_sign_up_says_why_and_creates_nobody(db):
     client = Client()
     response = signup(client, password="123")

@@ -7,15 +7,20 @@ import csv
 import io
 import json
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import transaction
+from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import rules, services
 from scoring.exports import (
     ImportRefused,
+    _csv_lines,
     export_json,
     history_csv,
     history_import,
@@ -210,6 +215,83 @@ def test_spreadsheet_formulas_in_names_are_defused(db):
     rows = parse_csv(history_csv(Series.objects.filter(pk=series.pk)))
     assert rows[1][6] == "'=HYPERLINK(1)"
     assert rows[1][7] == "'@Boris"
+
+
+#: Names that a spreadsheet splitting on ",", ";" or tab would read (in part) as a formula.
+FORMULA_NAMES = (
+    "y;+1+1",
+    'a,=HYPERLINK("http://evil.example","x")',
+    "x\t@SUM(1)",
+    "-1+2",
+    "=1",
+    'q; "=2',
+    "z\n=3",
+    "w\r+4",
+)
+SEPARATORS = (",", ";", "\t")
+NUMBER = re.compile(r"-?[0-9]+")
+
+
+def formula_fields(text: str) -> list[str]:
+    """Fields of ``text`` that some spreadsheet could run as a formula: read as CSV with each
+    separator, and split at every separator and line break ignoring quotes altogether. A field
+    that is a whole number (from a numeric column) is a number, not a formula."""
+    fields = []
+    for delimiter in SEPARATORS:
+        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+            fields += row
+    fields += re.split(r"[,;\t\r\n]", text)
+    return [
+        field
+        for field in fields
+        if field.lstrip().lstrip('"').lstrip()[:1] in ("=", "+", "-", "@")
+        and not NUMBER.fullmatch(field)
+    ]
+
+
+def test_no_name_becomes_a_formula_whatever_separator_the_spreadsheet_uses(league):
+    """Russian Excel splits CSV lines on ";": "y;+1+1" in a comma file is a formula there."""
+    series = start_series(league=league, names=("Anna", "Boris", "Vera", "Gleb"))
+    play_deals(series, [(70, 50), (30, 90)])
+    for player, name in zip(Player.objects.order_by("pk"), FORMULA_NAMES, strict=False):
+        Player.objects.filter(pk=player.pk).update(name=name)  # past the form's tidying
+    League.objects.filter(pk=league.pk).update(name="@league;-5")
+    series = Series.objects.get(pk=series.pk)
+    owner = Client()
+    owner.force_login(league.memberships.get(role="owner").user)
+    for url in (f"/series/{series.pk}/export.csv", "/history/export.csv"):
+        text = b"".join(owner.get(url).streaming_content).decode("utf-8-sig")
+        assert "y;'+1+1" in text  # the name is still there, defused
+        assert formula_fields(text) == [], url
+
+
+def test_numbers_stay_numbers_and_plain_names_stay_as_they_are():
+    text = "".join(_csv_lines([[-3, 12, "Lena-Marie", "Anna & Boris", "Boris, Vera"]]))
+    assert next(csv.reader(io.StringIO(text))) == ["-3", "12", "Lena-Marie", "Anna & Boris",
+                                                   "Boris, Vera"]  # fmt: skip
+
+
+#: Separators, line breaks, blanks, quotes, formula characters, and a few ordinary characters.
+CSV_ALPHABET = ",;\t\r\n\x0b\x0c\x1c\x85\xa0\u3000=+-@\"' a1Ж＝"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.text(CSV_ALPHABET, max_size=12), min_size=1, max_size=4))
+def test_no_text_cell_reads_as_a_formula_in_any_spreadsheet(texts):
+    text = "".join(_csv_lines([[*texts, -7, 3]]))
+    assert formula_fields(text) == []
+    assert next(csv.reader(io.StringIO(text, newline="")))[-2:] == ["-7", "3"]
+
+
+def test_a_json_backup_keeps_formula_like_names_exactly(league):
+    series = start_series(league=league, names=FORMULA_NAMES[:4])
+    Player.objects.filter(name="x @SUM(1)").update(name="x\t@SUM(1)")
+    names = sorted(Player.objects.values_list("name", flat=True))
+    document = exported(Series.objects.filter(pk=series.pk))
+    wipe()
+    history_import_text(document)
+    assert sorted(Player.objects.values_list("name", flat=True)) == names
+    assert "x\t@SUM(1)" in names
 
 
 def test_the_history_csv_has_a_row_per_series_newest_first(history):

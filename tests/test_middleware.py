@@ -10,7 +10,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import include, path
 
-from scoring.middleware import REQUEST_ID_HEADER, PathArgumentsMiddleware, RequestContextFilter
+from scoring.middleware import (
+    REQUEST_ID_HEADER,
+    PathArgumentsMiddleware,
+    RequestContextFilter,
+    id_param,
+)
 from tests.conftest import make_user
 
 
@@ -90,3 +95,34 @@ def test_ids_within_64_bits_reach_the_view():
 
 def test_a_nul_character_in_a_path_token_is_not_found(client, db):
     assert client.get("/join/abc%00def/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("1", 1),
+        ("007", 7),
+        (str(2**63 - 1), 2**63 - 1),
+        (str(2**63), None),  # beyond 64 bits: a query would raise
+        ("1" * 20, None),
+        ("0", None),
+        ("-1", None),
+        ("+1", None),
+        (" 1", None),
+        ("1\n", None),
+        ("²", None),  # str.isdigit() says yes, int() says no
+        ("٣", None),  # int() says 3
+        ("１２", None),
+        ("1\x00", None),
+        ("", None),
+        (None, None),
+        (["1"], None),
+    ],
+)
+def test_an_id_parameter_is_ascii_digits_within_64_bits(value, expected):
+    assert id_param(value) == expected
+
+
+def test_an_id_parameter_may_have_a_lower_ceiling():
+    assert id_param("300", high=300) == 300
+    assert id_param("301", high=300) is None

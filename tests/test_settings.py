@@ -26,6 +26,8 @@ VARIABLES = [
     "DATABASE_URL",
     "TEST_DATABASE_NAME",
     "STATIC_ROOT",
+    "QUICK_GAMES_PER_SESSION",
+    "QUICK_GAMES_PER_ADDRESS",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -91,6 +93,13 @@ def test_production_values_can_be_tuned(monkeypatch):
     assert values["ALLOWED_HOSTS"] == ["a.example.org", "b.example.org"]
 
 
+def test_quick_games_per_hour_can_be_tuned(monkeypatch):
+    values = load(monkeypatch)
+    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (30, 100)
+    values = production(monkeypatch, QUICK_GAMES_PER_SESSION="5", QUICK_GAMES_PER_ADDRESS="50")
+    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (5, 50)
+
+
 def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
     values = production(monkeypatch)
     assert values["SECURE_REDIRECT_EXEMPT"] == [r"^healthz$"]
@@ -112,6 +121,8 @@ def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
         ({"SECURE_HSTS_SECONDS": "-1"}, "cannot be negative"),
         ({"SECURE_COOKIES": "sometimes"}, "SECURE_COOKIES must be true or false"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be a logging level"),
+        ({"QUICK_GAMES_PER_SESSION": "lots"}, "QUICK_GAMES_PER_SESSION must be a whole number"),
+        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "must be 1 or more"),
     ],
 )
 def test_a_bad_production_value_is_a_loud_error(monkeypatch, env, message):

@@ -96,6 +96,13 @@ def test_a_new_league_can_send_the_user_back_where_they_were(owner):
     assert response["Location"] == "/series/1/move/"
 
 
+def test_a_next_that_is_not_a_path_sends_the_new_league_to_its_page(owner):
+    response = logged_in(owner).post(
+        "/leagues/new/", {"name": "Dacha", "preset": "classic", "next": "²"}
+    )
+    assert response["Location"] == League.objects.get(name="Dacha").get_absolute_url()
+
+
 # A league's series page ----------------------------------------------------------------------
 
 
@@ -188,6 +195,8 @@ def test_a_big_league_shows_the_top_players_and_offers_the_rest(league, viewer):
     page = html(client.get(f"/leagues/{league.pk}/standings/"))
     assert page.count('<th scope="row" class="name">') <= 20 + 10
     assert "Show 4 more players" in page
+    filtered = html(client.get(f"/leagues/{league.pk}/standings/?date_from=2000-01-01"))
+    assert 'href="?date_from=2000-01-01&amp;everyone=1"' in filtered  # the filter is kept
     everyone = html(client.get(f"/leagues/{league.pk}/standings/?everyone=1"))
     assert "Show 4 more" not in everyone
     assert all(f"North {n}" in everyone for n in range(6))

@@ -22,9 +22,14 @@ UNPROCESSABLE = 422
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
-def _next(request: HttpRequest) -> str:
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` path to go back to, or "" when it is not a path on this site.
+
+    Only a path: ``redirect()`` takes anything else ("account", "²") for a view's name and
+    fails when there is no such view.
+    """
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -35,7 +40,7 @@ def _next(request: HttpRequest) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account, logged in at once; quick games on this phone stay reachable."""
     if request.user.is_authenticated:
-        return redirect(_next(request) or "account")
+        return redirect(safe_next(request) or "account")
     status = 200
     if request.method == "POST":
         form = SignupForm(request.POST)
@@ -44,11 +49,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             # login() keeps the session's data, so the game links this phone holds survive.
             login(request, user, backend=BACKEND)
             messages.success(request, _("Welcome! Your account is ready."))
-            return redirect(_next(request) or "account")
+            return redirect(safe_next(request) or "account")
         status = UNPROCESSABLE
     else:
         form = SignupForm()
-    context = {"form": form, "next": _next(request)}
+    context = {"form": form, "next": safe_next(request)}
     return render(request, "registration/signup.html", context, status=status)
 
 

@@ -19,6 +19,7 @@ from scoring import history, records, selectors
 from scoring.access import league_for
 from scoring.charts import results_chart
 from scoring.exports import export_json, history_csv, series_csv
+from scoring.middleware import id_param
 from scoring.models import Deal, DealEvent, Player, Series
 from scoring.sheets import sheet_build
 
@@ -30,9 +31,9 @@ BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic name
 def _filters(
     request: HttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
 ) -> history.HistoryFilterForm:
-    league = request.GET.get("league", "")
-    if league.isdigit() and int(league) not in {pk for pk, _name in leagues}:
-        league_for(request, int(league))  # 404 for a league the user is not in
+    league = id_param(request.GET.get("league"))
+    if league is not None and league not in {pk for pk, _name in leagues}:
+        league_for(request, league)  # 404 for a league the user is not in
     return history.HistoryFilterForm(
         request.GET or None, players=history.player_choices(players), leagues=leagues
     )

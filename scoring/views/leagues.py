@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -33,6 +32,7 @@ from scoring.league_forms import (
 )
 from scoring.leagues import LeagueError
 from scoring.models import League, Membership, Role, Series
+from scoring.views.accounts import safe_next
 
 UNPROCESSABLE = 422
 
@@ -44,15 +44,6 @@ def _roles(role: str) -> dict:
         "is_owner": role == Role.OWNER,
         "can_score": role in (Role.OWNER, Role.SCORER),
     }
-
-
-def _safe_next(request: HttpRequest) -> str | None:
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return None
 
 
 # The league list and a new league ------------------------------------------------------------
@@ -78,11 +69,11 @@ def league_new(request: HttpRequest) -> HttpResponse:
                 ruleset=form.cleaned_data["ruleset"],
             )
             messages.success(request, _("League created. Invite the others from Members."))
-            return redirect(_safe_next(request) or league.get_absolute_url())
+            return redirect(safe_next(request) or league.get_absolute_url())
         status = UNPROCESSABLE
     else:
         form = LeagueForm(initial=LeagueForm.initial_for("", rules.PRESETS["classic"]))
-    context = {"form": form, "next": _safe_next(request) or ""}
+    context = {"form": form, "next": safe_next(request) or ""}
     return render(request, "scoring/leagues/new.html", context, status=status)
 
 

@@ -6,7 +6,6 @@ named partials, and an htmx request gets the partial while a plain request gets 
 
 from __future__ import annotations
 
-import re
 import uuid
 
 from django.contrib import messages
@@ -14,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,7 +28,6 @@ from scoring.access import (
     series_access,
 )
 from scoring.forms import (
-    MAX_DEALS,
     DealForm,
     SeriesForm,
     UndoForm,
@@ -36,9 +35,11 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
-from scoring.models import Deal, League, Role, Series
+from scoring.middleware import id_param
+from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES
 from scoring.scoreboard import Scoreboard, build, goat_title
+from scoring.throttle import quick_game_refusal, quick_game_started
 
 UNPROCESSABLE = 422
 CONFLICT = 409
@@ -76,8 +77,11 @@ def _render_board(
     status: int = 200,
 ) -> HttpResponse:
     board = board or _board(access.series)
-    if form is None and access.can_score and not board.state.finished:
+    full = not board.state.finished and board.next_number > MAX_DEALS
+    if form is None and access.can_score and not board.state.finished and not full:
         form = _deal_form(board)
+    if full and access.can_score and not notice:
+        notice = _full_notice()
     rematch = _rematch_followed(request, access) if board.state.finished else None
     context = {
         "access": access,
@@ -91,6 +95,14 @@ def _render_board(
     }
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _full_notice() -> str:
+    return ngettext(
+        "This game has reached %(count)s deal, the most one game can hold. Start a new game.",
+        "This game has reached %(count)s deals, the most one game can hold. Start a new game.",
+        MAX_DEALS,
+    ) % {"count": MAX_DEALS}
 
 
 def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | None:
@@ -116,12 +128,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _league_param(request: HttpRequest) -> League | None:
     """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
-    league_id = request.GET.get("league") or request.POST.get("league")
-    if not league_id:
+    given = request.GET.get("league") or request.POST.get("league")
+    if not given:
         return None
-    if not re.fullmatch(r"[0-9]{1,18}", str(league_id)):
+    league_id = id_param(given)
+    if league_id is None:
         raise Http404("No such league.")
-    league, _role = league_for(request, int(league_id), Role.OWNER, Role.SCORER)
+    league, _role = league_for(request, league_id, Role.OWNER, Role.SCORER)
     return league
 
 
@@ -131,10 +144,10 @@ def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
     The game goes to the series' league when this user may start games there, else it is a
     quick game with the same names.
     """
-    pk = request.GET.get("again", "")
-    if not re.fullmatch(r"[0-9]{1,18}", pk):
+    pk = id_param(request.GET.get("again"))
+    if pk is None:
         return None
-    series = selectors.series_for_request(request, int(pk)).series
+    series = selectors.series_for_request(request, pk).series
     names = [seat.player.name for seat in series.seats.all()]
     initial = series_initial(
         mode=series.mode,
@@ -161,6 +174,8 @@ def series_new(request: HttpRequest) -> HttpResponse:
     known = selectors.known_players(request) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)
+        if form.is_valid() and league is None and (refusal := quick_game_refusal(request)):
+            form.add_error(None, refusal)  # too many quick games from here: the form says so
         if form.is_valid():
             data = form.cleaned_data
             series = services.series_create(
@@ -172,6 +187,8 @@ def series_new(request: HttpRequest) -> HttpResponse:
                 known=known,
                 user=request.user,
             )
+            if league is None:
+                quick_game_started(request)
             remember_link(request, series, series.score_token)
             return redirect(series)
         status = UNPROCESSABLE
@@ -200,7 +217,7 @@ def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
         key = uuid.UUID(request.POST.get("entry_key", ""))
     except ValueError:
         key = None
-    return (int(number) if re.fullmatch(r"[0-9]{1,9}", number) else None), key
+    return id_param(number, high=MAX_DEALS), key
 
 
 @require_POST
@@ -213,12 +230,14 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     board = _board(series)
     if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
-    if number is not None and 1 <= number <= MAX_DEALS and number != board.next_number:
+    if number is not None and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
         return _conflict(request, pk, number < board.next_number)
     if board.state.finished:
         notice = _("The series is over; no deal can be added.")
         return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
+    if board.next_number > MAX_DEALS:
+        return _render_board(request, access, board=board, status=UNPROCESSABLE)
     form = _deal_form(board, request.POST)
     if not form.is_valid():
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
@@ -238,6 +257,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
     except services.DealConflict:
         return _conflict(request, pk, True)
+    except services.SeriesFull:  # filled up from another device since the deals were read
+        return _render_board(request, access, status=UNPROCESSABLE)
     return _recorded(request, pk)
 
 
@@ -333,11 +354,17 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
+    # A rematch of a quick game is a new quick game (a second tap opens the same one).
+    quick = access.series.league_id is None and not access.series.rematches.exists()
+    if quick and access.series.finished and (refusal := quick_game_refusal(request)):
+        return _render_board(request, access, notice=refusal, status=UNPROCESSABLE)
     try:
         rematch = services.series_rematch(series=access.series, user=request.user)
     except services.SeriesNotOver:
         notice = _("This series is still being played: finish it first, or start a new game.")
         return _render_board(request, access, notice=notice, status=CONFLICT)
+    if quick:
+        quick_game_started(request)
     remember_link(request, rematch, rematch.score_token)
     if request.htmx:
         return HttpResponseClientRedirect(rematch.get_absolute_url())
