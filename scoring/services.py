@@ -23,6 +23,7 @@ from scoring.models import Deal, DealEvent, League, Player, Seat, Series, new_to
 from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.replays import engine_series, replay_rows, row_snapshot, row_values
+from scoring.selectors import entry_key_use
 
 
 class DealConflict(Exception):
@@ -103,18 +104,6 @@ def _event(
         via=via,
         entry_key=entry_key,
     )
-
-
-def _spent(entry_key: uuid.UUID, series: Series) -> None:
-    """Raise if a deal this key recorded was undone (``DealUndone``), or belongs elsewhere."""
-    removed_from = (
-        DealEvent.objects.filter(entry_key=entry_key).values_list("series_id", flat=True).first()
-    )
-    if removed_from is None:
-        return
-    if removed_from != series.pk:
-        raise DealConflict("this form belongs to another series")
-    raise DealUndone(f"the deal of this form was undone from series {series.pk}")
 
 
 def players_resolve(
@@ -274,13 +263,14 @@ def deal_record(
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            if entry_key is not None:
-                earlier = Deal.objects.filter(entry_key=entry_key).first()
-                if earlier is not None:
-                    if earlier.series_id != series.pk:
-                        raise DealConflict("this form belongs to another series")
-                    return Recorded(series=series, deal=earlier, created=False)
-                _spent(entry_key, series)
+            used = entry_key_use(entry_key) if entry_key is not None else None
+            if used is not None:
+                if used.series_id != series.pk:
+                    raise DealConflict("this form belongs to another series")
+                if used.undone:
+                    raise DealUndone(f"the deal of this form was undone from series {series.pk}")
+                earlier = Deal.objects.get(pk=used.pk)
+                return Recorded(series=series, deal=earlier, created=False)
             rows = _rows(series)
             if number != len(rows) + 1:
                 raise DealConflict(f"deal {number} is not the next deal")

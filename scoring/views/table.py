@@ -36,7 +36,7 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
-from scoring.models import Deal, DealEvent, League, Role, Series
+from scoring.models import Deal, League, Role, Series
 from scoring.modes import SHAPES
 from scoring.names import name_key
 from scoring.scoreboard import Scoreboard, build, goat_title
@@ -220,10 +220,11 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
     board = _board(series)
-    if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
+    used = selectors.entry_key_use(key) if key is not None else None
+    if used is not None and used.series_id == series.pk:
+        if used.undone:
+            return _undone(request, pk)  # sent again after its deal was undone: spent
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
-    if key is not None and DealEvent.objects.filter(series=series, entry_key=key).exists():
-        return _undone(request, pk)  # sent again after its deal was undone: spent
     if number is not None and 1 <= number <= MAX_DEALS and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
         return _conflict(request, pk, number < board.next_number)
