@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, cast
 
 from django.db.models import Prefetch, Q, QuerySet, Value
 from django.http import Http404, HttpRequest
@@ -72,6 +73,7 @@ def entry_key_use(entry_key: uuid.UUID) -> KeyUse | None:
     undone = DealEvent.objects.filter(entry_key=entry_key).order_by()
     recorded = recorded.values_list(Value(False), "series_id", "pk")
     undone = undone.values_list(Value(True), "series_id", "pk")
-    for undone_, series_id, pk in recorded.union(undone, all=True)[:1]:
-        return KeyUse(bool(undone_), series_id, pk)  # SQLite answers 0 or 1
+    rows = cast(Iterable[tuple[bool, int, int]], recorded.union(undone, all=True)[:1])
+    for was_undone, series_id, pk in rows:
+        return KeyUse(bool(was_undone), series_id, pk)  # SQLite answers 0 or 1
     return None

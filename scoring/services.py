@@ -3,8 +3,10 @@
 Each write locks the series row, replays the stored deals with the engine, applies the change,
 and rewrites the derived fields (``series_refresh``) before it commits, so stored totals can
 never disagree with a replay. A deal form carries a one-time ``entry_key`` and the number of the
-deal it enters: a replayed submission finds its deal again, and a second phone entering the same
-deal is told so instead of recording it twice.
+deal it enters: a replayed submission finds its deal again (or, once that deal is undone, is
+refused), and a second phone entering the same deal is told so instead of recording it twice. An
+undo or an edit carries the series' ``version`` it was shown at: after any change since, it is
+refused, so it never acts on a deal its phone has not seen.
 """
 
 from __future__ import annotations
@@ -269,8 +271,7 @@ def deal_record(
                     raise DealConflict("this form belongs to another series")
                 if used.undone:
                     raise DealUndone(f"the deal of this form was undone from series {series.pk}")
-                earlier = Deal.objects.get(pk=used.pk)
-                return Recorded(series=series, deal=earlier, created=False)
+                return Recorded(series=series, deal=Deal.objects.get(pk=used.pk), created=False)
             rows = _rows(series)
             if number != len(rows) + 1:
                 raise DealConflict(f"deal {number} is not the next deal")
