@@ -40,6 +40,7 @@ from scoring.models import (
     new_token,
 )
 from scoring.modes import SHAPES, Mode
+from scoring.names import name_key
 from scoring.replays import row_values
 
 LEAGUE_NAME = "Demo club"
@@ -105,8 +106,8 @@ def player_names(rng: random.Random, count: int) -> list[str]:
             name = f"{rng.choice(RUSSIAN_NAMES)} {rng.choice(RUSSIAN_INITIALS)}."
         else:
             name = f"{rng.choice(ENGLISH_NAMES)} {rng.choice(ENGLISH_INITIALS)}."
-        if name.casefold() not in seen:
-            seen.add(name.casefold())
+        if name_key(name) not in seen:
+            seen.add(name_key(name))
             names.append(name)
     return names
 

@@ -56,6 +56,7 @@ from scoring.models import (
     new_token,
 )
 from scoring.modes import SHAPES, Mode
+from scoring.names import league_keys
 from scoring.replays import MAX_SIDES, engine_deal, row_snapshot, row_values
 from scoring.scoreboard import build
 
@@ -155,6 +156,8 @@ def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
                 "actor": _name(event.actor),
                 "via": event.via,
                 "created_at": _when(event.created_at),
+                # A removed deal's key: its form stays spent in the restored database too.
+                "entry_key": None if event.entry_key is None else str(event.entry_key),
             }
             for event in series.events.all()
         ],
@@ -429,6 +432,14 @@ class _Check:
             ) from None
 
 
+def _entry_key(value: Any, check: _Check) -> uuid.UUID | None:
+    """A deal's (or a removed deal's event's) one-time key: a UUID, or nothing."""
+    try:
+        return None if value is None else uuid.UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        raise check.refuse(_("entry_key is not a UUID.")) from None
+
+
 def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
     """An audit event's deal values: points and tricks per original side, or nothing."""
     if value is None:
@@ -540,6 +551,11 @@ class _Importer:
                 created_at=check.when("created_at"),
             )
             self.players.append((player, self.user(check, "user")))
+        # A league may hold names with one key, stored before keys were: they stay apart as the
+        # migration that brought the keys kept them.
+        keys = league_keys((p.pk, p.league_id, p.name) for p, _user in self.players)
+        for player, _user in self.players:
+            player.name_key = keys[player.pk]
         self.player_ids = player_ids
         self.league_ids = league_ids
         series_ids: set[int] = set()
@@ -596,11 +612,7 @@ class _Importer:
             snapshot = _snapshot(
                 {"points": item.get("points"), "tricks": item.get("tricks")}, deal_check, "points"
             )
-            key = item.get("entry_key")
-            try:
-                entry_key = None if key is None else uuid.UUID(key)
-            except (TypeError, ValueError, AttributeError):
-                raise deal_check.refuse(_("entry_key is not a UUID.")) from None
+            entry_key = _entry_key(item.get("entry_key"), deal_check)
             row = Deal(
                 series_id=pk,
                 number=number,
@@ -670,6 +682,7 @@ class _Importer:
                         after=_snapshot(item.get("after"), inner, "after"),
                         via=inner.text("via", longest=20, empty=True),
                         created_at=inner.when("created_at"),
+                        entry_key=_entry_key(item.get("entry_key"), inner),
                     ),
                     self.user(inner, "actor"),
                 )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import rules
 from scoring.models import MAX_DEALS, MAX_NAME
 from scoring.modes import SHAPES, Mode
+from scoring.names import name_clean, name_key
 
 CUSTOM = "custom"
 PRESET_LABELS = {
@@ -47,6 +48,8 @@ YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
 STALE = _("This form is out of date: reload the page and enter the deal again.")
 #: Sides a deal row has columns for.
 MAX_SIDES = 3
+#: The largest series version a form may carry (``Series.version``, a positive integer column).
+MAX_VERSION = 2_147_483_647
 
 
 def rules_note(ruleset: rules.Ruleset, *, sides: int) -> str:
@@ -140,15 +143,15 @@ class SeriesForm(forms.Form):
         if mode is None:
             return data
         shape = SHAPES[mode]
-        names = [" ".join((data.get(f"player_{i}") or "").split()) for i in range(shape.seats)]
+        names = [name_clean(data.get(f"player_{i}") or "") for i in range(shape.seats)]
         for i, name in enumerate(names):
             if not name:
                 self.add_error(f"player_{i}", gettext("Enter a name for this seat."))
         seen: set[str] = set()
         for i, name in enumerate(names):
-            if name and name.casefold() in seen:
+            if name and name_key(name) in seen:
                 self.add_error(f"player_{i}", gettext("This player already has a seat."))
-            seen.add(name.casefold())
+            seen.add(name_key(name))
         data["names"] = names
         dealer = data.get("first_dealer")
         if dealer is not None and dealer >= shape.seats:
@@ -215,16 +218,25 @@ class DealForm(forms.Form):
     entry_key = forms.UUIDField(
         widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
     )
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=0,
+        max_value=MAX_VERSION,
+        error_messages=dict.fromkeys(["required", "invalid", "min_value", "max_value"], STALE),
+    )
 
     def __init__(self, *args, sides: list[tuple[int, str]], entry: bool = True, **kwargs):
         """``sides``: (original side index, label) of every side in play, in side order.
 
         ``entry``: a form for the next deal, with its number and one-time key; an edit form
-        (False) takes the deal's number from the address instead.
+        (False) takes the deal's number from the address instead, and carries the series'
+        version it was shown at, so that an edit made meanwhile elsewhere is not overwritten.
         """
         super().__init__(*args, **kwargs)
         self.sides = sides
-        if not entry:
+        if entry:
+            del self.fields["version"]
+        else:
             del self.fields["number"]
             del self.fields["entry_key"]
         for side, label in sides:
@@ -320,6 +332,8 @@ class DealForm(forms.Form):
 
 
 class UndoForm(forms.Form):
-    """Undo the last deal, which the form names (a second tap then removes nothing more)."""
+    """Undo the last deal, which the form names, as the scoreboard showed it (``version``): a
+    second tap, or a phone that has not seen a newer deal, then removes nothing."""
 
     number = forms.IntegerField(min_value=1, max_value=MAX_DEALS)
+    version = forms.IntegerField(min_value=0, max_value=MAX_VERSION)

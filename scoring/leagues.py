@@ -203,17 +203,17 @@ def series_move_to_league(
     if role not in (Role.OWNER, Role.SCORER):
         raise LeagueError(_("You can only move games into a league where you score."))
     seats = list(Seat.objects.filter(series=series).select_related("player"))
-    names = [" ".join(seat.player.name.split()) for seat in seats]
-    # Matched in Python: SQLite's case-insensitive comparison knows only ASCII letters.
-    existing: dict[str, Player] = {}
-    for player in Player.objects.filter(league=league).order_by("pk"):
-        existing.setdefault(player.name.casefold(), player)
+    names = [seat.player.name for seat in seats]
+    players = services.players_resolve(names=names, league=league)
+    if len({player.pk for player in players}) != len(players):
+        # Only a game started before names had keys can seat two of one name ("ﾊﾅ", "ハナ").
+        doubled = next(p for p in players if players.count(p) > 1)
+        raise LeagueError(
+            _("Two players of this game are both %(name)s in this league; it cannot be moved.")
+            % {"name": doubled.name}
+        )
     old_players = {seat.player_id for seat in seats}
-    for seat, name in zip(seats, names, strict=True):
-        player = existing.get(name.casefold())
-        if player is None:
-            player = Player.objects.create(name=name, league=league)
-            existing[name.casefold()] = player
+    for seat, player in zip(seats, players, strict=True):
         seat.player = player
     Seat.objects.bulk_update(seats, ["player"])
     series.league = league

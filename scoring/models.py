@@ -14,11 +14,12 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Coalesce, Lower
+from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring import names
 from scoring.modes import SHAPES, Mode
 from scoring.rules import DEAL_TOTAL, Ruleset
 
@@ -88,10 +89,23 @@ class Membership(models.Model):
         return f"{self.user} in {self.league} ({self.role})"
 
 
+class NameKeyField(models.TextField):
+    """The ``names.name_key`` of the row's ``name``, worked out whenever the row is written
+    (``save`` and ``bulk_create`` alike), so no way of storing a player can leave it out."""
+
+    def pre_save(self, model_instance, add):
+        value = names.stored_key(model_instance.name, getattr(model_instance, self.attname))
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class Player(models.Model):
     """Someone at the table; in a league, or (league empty) from a quick game."""
 
     name = models.CharField(_("name"), max_length=MAX_NAME)
+    #: What makes two names one player (``scoring.names``): unique in a league; quick-game
+    #: players may share one (each browser has its own Anna).
+    name_key = NameKeyField(editable=False)
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, null=True, blank=True, related_name="players"
     )
@@ -107,7 +121,9 @@ class Player(models.Model):
     class Meta:
         ordering = ["name", "pk"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), "league", name="player_name_unique_in_league"),
+            models.UniqueConstraint(
+                fields=["league", "name_key"], name="player_key_once_in_league"
+            ),
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
         ]
 
@@ -293,6 +309,9 @@ class DealEvent(models.Model):
     )
     # How the actor reached the series when there is no account: "score link", "import", ...
     via = models.CharField(max_length=20, blank=True)
+    # A removed deal's one-time key: the form that recorded it stays spent, so sending it again
+    # (a phone that never saw the undo) does not record the deal a second time.
+    entry_key = models.UUIDField(null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+import uuid
+from collections.abc import Iterable
+from typing import NamedTuple, cast
+
+from django.db.models import Prefetch, Q, QuerySet, Value
 from django.http import Http404, HttpRequest
 
 from scoring.access import SESSION_LINKS, SeriesAccess, series_access
-from scoring.models import Player, Seat, Series
+from scoring.models import Deal, DealEvent, Player, Seat, Series
 
 
 def visible_series_filter(request: HttpRequest) -> Q:
@@ -52,3 +56,24 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
     except Series.DoesNotExist:
         raise Http404("No such series.") from None
     return series_access(request, series)
+
+
+class KeyUse(NamedTuple):
+    """What a deal form's one-time key has done: recorded a deal (``pk``), which ``undone``
+    since if ``pk`` is that removal's event."""
+
+    undone: bool
+    series_id: int
+    pk: int
+
+
+def entry_key_use(entry_key: uuid.UUID) -> KeyUse | None:
+    """Where this key was used, in one query; None for a key no form has sent yet."""
+    recorded = Deal.objects.filter(entry_key=entry_key).order_by()
+    undone = DealEvent.objects.filter(entry_key=entry_key).order_by()
+    recorded = recorded.values_list(Value(False), "series_id", "pk")
+    undone = undone.values_list(Value(True), "series_id", "pk")
+    rows = cast(Iterable[tuple[bool, int, int]], recorded.union(undone, all=True)[:1])
+    for was_undone, series_id, pk in rows:
+        return KeyUse(bool(was_undone), series_id, pk)  # SQLite answers 0 or 1
+    return None

@@ -3,8 +3,10 @@
 Each write locks the series row, replays the stored deals with the engine, applies the change,
 and rewrites the derived fields (``series_refresh``) before it commits, so stored totals can
 never disagree with a replay. A deal form carries a one-time ``entry_key`` and the number of the
-deal it enters: a replayed submission finds its deal again, and a second phone entering the same
-deal is told so instead of recording it twice.
+deal it enters: a replayed submission finds its deal again (or, once that deal is undone, is
+refused), and a second phone entering the same deal is told so instead of recording it twice. An
+undo or an edit carries the series' ``version`` it was shown at: after any change since, it is
+refused, so it never acts on a deal its phone has not seen.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from scoring import rules
 from scoring.bulk import SEAT_FIELDS, derived_values
 from scoring.models import MAX_DEALS, Deal, DealEvent, League, Player, Seat, Series, new_token
 from scoring.modes import SHAPES
+from scoring.names import name_clean, name_key
 from scoring.replays import engine_series, replay_rows, row_snapshot, row_values
+from scoring.selectors import entry_key_use
 
 
 class DealConflict(Exception):
@@ -30,6 +34,10 @@ class DealConflict(Exception):
 
 class SeriesFull(Exception):
     """The series holds ``MAX_DEALS`` deals already: no deal can be added."""
+
+
+class DealUndone(DealConflict):
+    """The deal this form recorded has been undone since: its one-time key stays spent."""
 
 
 class SeriesNotOver(Exception):
@@ -81,7 +89,17 @@ def results_changed(league_id: int, *, rewritten: bool) -> None:
     League.objects.filter(pk=league_id).update(**changes)
 
 
-def _event(series: Series, number: int, action: str, *, before=None, after=None, user=None, via=""):
+def _event(
+    series: Series,
+    number: int,
+    action: str,
+    *,
+    before=None,
+    after=None,
+    user=None,
+    via="",
+    entry_key: uuid.UUID | None = None,
+):
     DealEvent.objects.create(
         series=series,
         number=number,
@@ -90,6 +108,7 @@ def _event(series: Series, number: int, action: str, *, before=None, after=None,
         after=after,
         actor=user if user is not None and user.is_authenticated else None,
         via=via,
+        entry_key=entry_key,
     )
 
 
@@ -98,8 +117,9 @@ def players_resolve(
 ) -> list[Player]:
     """The players with these names: in the league, or among ``known``; new ones are created.
 
-    A quick game (no league) only reuses quick-game players: a league's players stay in their
-    league, whatever ``known`` holds.
+    Names match by their key (``names.name_key``): "анна" finds "Анна". A quick game (no league)
+    only reuses quick-game players: a league's players stay in their league, whatever ``known``
+    holds.
     """
     if league is not None:
         pool = Player.objects.filter(league=league)
@@ -109,9 +129,9 @@ def players_resolve(
         pool = None
     players = []
     for name in names:
-        clean = " ".join(name.split())
-        found = pool.filter(name__iexact=clean).order_by("pk").first() if pool is not None else None
-        players.append(found or _player_create(name=clean, league=league))
+        key = name_key(name)
+        found = pool.filter(name_key=key).order_by("pk").first() if pool is not None else None
+        players.append(found or _player_create(name=name_clean(name), league=league))
     return players
 
 
@@ -123,7 +143,7 @@ def _player_create(*, name: str, league: League | None) -> Player:
     except IntegrityError:
         if league is None:
             raise
-        return Player.objects.filter(league=league, name__iexact=name).order_by("pk").first()
+        return Player.objects.get(league=league, name_key=name_key(name))
 
 
 @transaction.atomic
@@ -242,18 +262,20 @@ def deal_record(
     """Record the next deal of a series.
 
     ``number`` is the deal the form was entering: if another device has recorded that deal in
-    the meantime, ``DealConflict`` is raised and nothing changes. Raises ``InvalidDeal`` for a
-    deal the rules refuse, ``SeriesFull`` past ``MAX_DEALS`` deals.
+    the meantime, ``DealConflict`` is raised and nothing changes; ``DealUndone`` if the deal
+    this ``entry_key`` recorded has been undone since (a form is used once). Raises
+    ``InvalidDeal`` for a deal the rules refuse, ``SeriesFull`` past ``MAX_DEALS`` deals.
     """
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            if entry_key is not None:
-                earlier = Deal.objects.filter(entry_key=entry_key).first()
-                if earlier is not None:
-                    if earlier.series_id != series.pk:
-                        raise DealConflict("this form belongs to another series")
-                    return Recorded(series=series, deal=earlier, created=False)
+            used = entry_key_use(entry_key) if entry_key is not None else None
+            if used is not None:
+                if used.series_id != series.pk:
+                    raise DealConflict("this form belongs to another series")
+                if used.undone:
+                    raise DealUndone(f"the deal of this form was undone from series {series.pk}")
+                return Recorded(series=series, deal=Deal.objects.get(pk=used.pk), created=False)
             rows = _rows(series)
             if number != len(rows) + 1:
                 raise DealConflict(f"deal {number} is not the next deal")
@@ -294,6 +316,7 @@ def deal_edit(
     *,
     series_id: int,
     number: int,
+    version: int,
     points: Sequence[int],
     tricks: Sequence[bool] | None,
     user=None,
@@ -301,10 +324,14 @@ def deal_edit(
 ) -> Series:
     """Change an earlier deal; everything after it is scored again.
 
-    Raises ``InvalidDeal`` if the new values are refused, or if a later deal no longer fits (for
+    ``version`` is the series' version the edit form was shown at: if the series has changed
+    since, ``DealConflict`` is raised and nothing changes (the other device's change stands),
+    unless the deal already holds these values (a double tap on "Save": nothing to do). Raises
+    ``InvalidDeal`` if the new values are refused, or if a later deal no longer fits (for
     example the series would now end before it), and changes nothing then.
     """
     series = _locked(series_id)
+    stale = series.version != version
     rows = _rows(series)
     if not 1 <= number <= len(rows):
         raise DealConflict(f"there is no deal {number}")
@@ -312,16 +339,23 @@ def deal_edit(
     running = engine_series(series, rows[: number - 1])
     in_play = running.in_play
     try:
-        deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
-    except rules.InvalidDeal as error:
-        raise error.in_deal(number) from None
-    running.add(deal)  # InvalidDeal naming the deal when it is for the wrong number of sides
+        try:
+            deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+        except rules.InvalidDeal as error:
+            raise error.in_deal(number) from None
+        running.add(deal)  # InvalidDeal naming the deal when it is for the wrong number of sides
+    except rules.InvalidDeal:
+        if stale:  # refused against a series that is no longer the one the form showed
+            raise DealConflict(f"series {series.pk} changed since the form was shown") from None
+        raise
     values = row_values(deal, in_play)
     before = row_snapshot(row)
     for name, value in values.items():
         setattr(row, name, value)
     if row_snapshot(row) == before:
-        return series  # nothing changed: a repeated submission of the same edit
+        return series  # nothing changes: a repeated submission of the same edit
+    if stale:
+        raise DealConflict(f"series {series.pk} changed since the form was shown")
     state = replay_rows(series, rows)  # InvalidDeal names the first deal that no longer fits
     row.save()
     _event(
@@ -338,17 +372,30 @@ def deal_edit(
 
 
 @transaction.atomic
-def deal_undo(*, series_id: int, number: int, user=None, via: str = "") -> Series:
-    """Remove the last deal, if it is still deal ``number`` (a second tap removes nothing more)."""
+def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str = "") -> Series:
+    """Remove the last deal, ``number``, as the undo button shown at ``version`` of the series.
+
+    If the series has changed since (a deal recorded, edited or undone elsewhere, or this undo
+    already done), ``DealConflict`` is raised and nothing changes: an old undo never removes a
+    deal its phone has not seen. The removed deal's one-time key stays spent (``DealUndone``).
+    """
     series = _locked(series_id)
+    if series.version != version:
+        raise DealConflict(f"series {series.pk} changed since the undo button was shown")
     rows = _rows(series)
-    if number > len(rows):
-        return series  # already removed
     if number < 1 or number != len(rows):
-        raise DealConflict(f"deal {number} is no longer the last deal")
+        raise DealConflict(f"deal {number} is not the last deal")
     row = rows[-1]
     before = row_snapshot(row)
     row.delete()
-    _event(series, number, DealEvent.Action.REMOVED, before=before, user=user, via=via)
+    _event(
+        series,
+        number,
+        DealEvent.Action.REMOVED,
+        before=before,
+        user=user,
+        via=via,
+        entry_key=row.entry_key,
+    )
     series_refresh(series, replay_rows(series, rows[:-1]))
     return series

@@ -80,6 +80,25 @@ def deal_data(response, **fields) -> dict:
     return {"number": number.group(1), "entry_key": key.group(1), **fields}
 
 
+def undo_data(response) -> dict:
+    """The POST of the undo button shown in ``response``: the deal and the series' version."""
+    html = response.content.decode()
+    form = re.search(
+        r'action="/series/\d+/undo/".*?name="number" value="(\d+)".*?name="version" value="(\d+)"',
+        html,
+        re.DOTALL,
+    )
+    assert form, "the page has no undo button"
+    return {"number": form.group(1), "version": form.group(2)}
+
+
+def edit_data(response, **fields) -> dict:
+    """The POST of the edit form shown in ``response``: its version, plus ``fields``."""
+    version = re.search(r'name="version" value="(\d+)"', response.content.decode())
+    assert version, "the page has no edit form"
+    return {"version": version.group(1), **fields}
+
+
 def play(client: Client, series: Series, htmx: bool = False, **fields):
     """Open the scoreboard, fill in the deal form with ``fields`` and submit it."""
     url = series.get_absolute_url()

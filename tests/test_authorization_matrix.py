@@ -132,11 +132,17 @@ ACTIONS = [
     Action(
         "edit a deal",
         series_url("deals/1/edit/"),
-        lambda ctx: {"number": 1, "points_0": "100", "points_1": "20"},
+        lambda ctx: {"version": ctx["series"].version, "points_0": "100", "points_1": "20"},
         frozenset(SCORE),
         "404",
     ),
-    Action("undo a deal", series_url("undo/"), lambda ctx: {"number": 1}, frozenset(SCORE), "404"),
+    Action(
+        "undo a deal",
+        series_url("undo/"),
+        lambda ctx: {"number": 1, "version": ctx["series"].version},
+        frozenset(SCORE),
+        "404",
+    ),
     Action(
         "rematch",
         lambda ctx: f"/series/{ctx['done'].pk}/rematch/",

@@ -58,10 +58,28 @@ def test_every_seat_of_the_mode_needs_a_name():
     assert form.errors["player_1"] == ["Enter a name for this seat."]
 
 
-def test_a_player_cannot_take_two_seats_whatever_the_case():
-    form = new_game(player_2="ANNA")
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Anna", "ANNA"),
+        ("Анна", "АННА"),
+        ("Straße", "STRASSE"),
+        ("straße", "STRAẞE"),
+        ("İlker", "ilker"),
+        ("Işık", "IŞIK"),
+        ("ハナ", "ﾊﾅ"),
+        ("Anna Petrova", " anna  petrova"),
+    ],
+)
+def test_a_player_cannot_take_two_seats_whatever_the_case(first, second):
+    form = new_game(player_0=first, player_2=second)
     assert not form.is_valid()
     assert form.errors["player_2"] == ["This player already has a seat."]
+
+
+def test_names_that_only_look_alike_are_two_players():
+    assert new_game(player_0="ハナ", player_2="はな").is_valid()  # katakana, hiragana
+    assert new_game(player_0="Алёна", player_2="Алена").is_valid()  # ё is its own letter
 
 
 def test_the_first_dealer_sits_at_the_table():
@@ -215,16 +233,29 @@ def test_a_tampered_deal_number_says_the_form_is_out_of_date(number):
     ]
 
 
-def test_an_edit_form_has_no_number_or_entry_key():
-    form = deal(entry=False, points_0="70")
+def test_an_edit_form_has_no_number_or_entry_key_but_the_version_it_was_shown_at():
+    form = deal(entry=False, points_0="70", version="7")
     assert "number" not in form.fields and "entry_key" not in form.fields
     assert form.is_valid(), form.errors
+    assert form.cleaned_data["version"] == 7
+    assert "version" not in deal(points_0="70").fields  # entering a deal uses its number
 
 
-def test_undo_takes_a_whole_deal_number_in_range():
-    assert UndoForm({"number": "3"}).is_valid()
+@pytest.mark.parametrize("version", [None, "", "-1", "x", "²", "9" * 5000])
+def test_an_edit_form_without_a_good_version_is_out_of_date(version):
+    fields = {"points_0": "70"} if version is None else {"points_0": "70", "version": version}
+    form = deal(entry=False, **fields)
+    assert not form.is_valid()
+    assert "This form is out of date" in form.top_errors()[0]
+
+
+def test_undo_takes_a_whole_deal_number_in_range_and_the_version_it_was_shown_at():
+    assert UndoForm({"number": "3", "version": "0"}).is_valid()
     for bad in ["", "0", "²", "9" * 5000, "10001"]:
-        assert not UndoForm({"number": bad}).is_valid()
+        assert not UndoForm({"number": bad, "version": "5"}).is_valid()
+    for bad in ["", "-1", "²", "9" * 5000, "2147483648"]:
+        assert not UndoForm({"number": "3", "version": bad}).is_valid()
+    assert not UndoForm({"number": "3"}).is_valid()
 
 
 def test_a_ruleset_is_worded_in_the_language_of_each_request():

@@ -1,4 +1,5 @@
-"""Migration 0003 fills each seat's deal figures by replaying the series already stored."""
+"""Data migrations: 0003 fills each seat's deal figures by replaying the series already stored;
+0006 gives players their name keys, keeping apart a league's players whose names now collide."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from scoring import rules
-from scoring.models import Seat
+from scoring import names, rules, services
+from scoring.models import Player, Seat
 from scoring.replays import replay_rows
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -121,3 +122,54 @@ def test_existing_seats_get_the_figures_a_replay_gives(old_apps):
                 tally.eggs,
                 tally.narrow_saves,
             )
+
+
+@pytest.fixture
+def before_name_keys():
+    apps = migrate([("scoring", "0005_standings_ledger")])
+    yield apps
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_players_get_name_keys_and_a_leagues_colliding_names_stay_apart(before_name_keys):
+    League = before_name_keys.get_model("scoring", "League")
+    OldPlayer = before_name_keys.get_model("scoring", "Player")
+    kitchen = League.objects.create(name="Kitchen")
+    attic = League.objects.create(name="Attic")
+    # Names LOWER() told apart, on SQLite and PostgreSQL alike, that are one name now.
+    made = {}
+    for league, name in [
+        (kitchen, "Straße"),
+        (kitchen, "STRASSE"),
+        (kitchen, "ﾊﾅ"),
+        (kitchen, "ハナ"),
+        (kitchen, "Anna"),
+        (kitchen, "ＡＮＮＡ"),  # full width, as a Japanese keyboard types it
+        (attic, "STRASSE"),
+        (None, "Straße"),
+        (None, "STRASSE"),
+    ]:
+        made[(league and league.name, name)] = OldPlayer.objects.create(name=name, league=league).pk
+
+    migrate([("scoring", "0006_player_name_key")])
+
+    def key(league, name):
+        return Player.objects.get(pk=made[(league, name)]).name_key
+
+    assert key("Kitchen", "Straße") == "strasse"  # the first of them keeps the plain key
+    assert key("Kitchen", "STRASSE") == names.kept_apart("strasse", made[("Kitchen", "STRASSE")])
+    assert key("Kitchen", "ＡＮＮＡ") == names.kept_apart("anna", made[("Kitchen", "ＡＮＮＡ")])
+    assert key("Kitchen", "ﾊﾅ") == "ハナ"
+    assert key("Kitchen", "ハナ") == names.kept_apart("ハナ", made[("Kitchen", "ハナ")])
+    assert key("Kitchen", "Anna") == "anna"
+    assert key("Attic", "STRASSE") == "strasse"  # another league: a key of its own
+    assert key(None, "Straße") == key(None, "STRASSE") == "strasse"  # quick games may share
+    kitchen_id = kitchen.pk
+    kitchen = services.League.objects.get(pk=kitchen_id)
+    found = services.players_resolve(names=["STRAẞE", "ハナ", "anna"], league=kitchen)
+    assert [p.pk for p in found] == [
+        made[("Kitchen", "Straße")],
+        made[("Kitchen", "ﾊﾅ")],
+        made[("Kitchen", "Anna")],
+    ]
+    assert Player.objects.filter(league_id=kitchen_id).count() == 6  # nobody new, nobody lost

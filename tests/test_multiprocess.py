@@ -284,3 +284,39 @@ def test_static_files_are_served_compressed_with_hashed_names_and_cached_for_goo
     assert response.status == 200
     assert response.headers["Content-Encoding"] == "gzip"
     assert "immutable" in response.headers["Cache-Control"]
+
+
+def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
+    servers, quick_game, environment
+):
+    first, second = servers
+    pk, token = quick_game
+    phone_a, phone_b = Browser(), Browser()
+    for phone in (phone_a, phone_b):
+        assert phone.get(first, f"/join/{token}/")[0] == 302
+
+    def record_deal(phone: Browser, port: int) -> None:
+        page = phone.get(port, f"/series/{pk}/")[2]
+        deal = {
+            "csrfmiddlewaretoken": csrf_token(page),
+            "number": form_value(page, "number"),
+            "entry_key": form_value(page, "entry_key"),
+            "points_0": "80",
+            "points_1": "",
+        }
+        assert phone.post(port, f"/series/{pk}/deals/", deal)[0] == 302
+
+    record_deal(phone_a, first)
+    page = phone_a.get(second, f"/series/{pk}/")[2]
+    undo = {
+        "csrfmiddlewaretoken": csrf_token(page),
+        "number": re.search(r'undo/".*?name="number" value="(\d+)"', page, re.DOTALL).group(1),
+        "version": form_value(page, "version"),
+    }
+    assert phone_a.post(second, f"/series/{pk}/undo/", undo)[0] == 302
+    record_deal(phone_b, second)  # the new deal of that number, from another phone
+    status, _headers, answer = phone_a.post(first, f"/series/{pk}/undo/", undo)
+    assert status == 409
+    assert "nothing was undone" in answer
+    count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
+    assert manage(environment, "shell", "-v0", "-c", count).strip() == undo["number"]

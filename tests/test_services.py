@@ -27,6 +27,20 @@ def finish(series: Series) -> Series:
     return series
 
 
+def edit(series: Series, number: int, points, tricks=None) -> Series:
+    """Edit a deal from a form shown now (at the series' current version)."""
+    series.refresh_from_db()
+    return services.deal_edit(
+        series_id=series.pk, number=number, version=series.version, points=points, tricks=tricks
+    )
+
+
+def undo(series: Series, number: int) -> Series:
+    """Undo from a scoreboard shown now."""
+    series.refresh_from_db()
+    return services.deal_undo(series_id=series.pk, number=number, version=series.version)
+
+
 # Starting a series
 
 
@@ -190,7 +204,7 @@ def test_finishing_stamps_the_time_and_names_goat_and_winner(quick_series):
 def test_editing_a_deal_rescores_every_deal_after_it(quick_series):
     for points in [(80, 40), (100, 20), (70, 50)]:
         record(quick_series, points)
-    services.deal_edit(series_id=quick_series.pk, number=1, points=(40, 80), tricks=None)
+    edit(quick_series, 1, (40, 80))
     state = assert_stored_matches_replay(quick_series)
     assert [outcome.totals for outcome in state.deals] == [(2, 0), (2, 4), (2, 6)]
     event = DealEvent.objects.filter(action="edited").get()
@@ -201,14 +215,14 @@ def test_editing_a_deal_rescores_every_deal_after_it(quick_series):
 def test_an_edit_can_finish_a_series(quick_series):
     record(quick_series, *NAKED_LOSS)
     record(quick_series, (90, 30))
-    services.deal_edit(series_id=quick_series.pk, number=2, points=(0, 120), tricks=(False, True))
+    edit(quick_series, 2, (0, 120), (False, True))
     state = assert_stored_matches_replay(quick_series)
     assert state.finished and state.goats == (0,)
 
 
 def test_an_edit_can_reopen_a_finished_series(quick_series):
     series = finish(quick_series)
-    services.deal_edit(series_id=series.pk, number=2, points=(90, 30), tricks=None)
+    edit(series, 2, (90, 30))
     series.refresh_from_db()
     assert not series.finished
     assert series.finished_at is None
@@ -222,9 +236,7 @@ def test_an_edit_that_would_end_the_series_before_later_deals_is_refused(quick_s
     record(quick_series, (90, 30))
     before = db_snapshot()
     with pytest.raises(rules.InvalidDeal) as caught:
-        services.deal_edit(
-            series_id=quick_series.pk, number=2, points=(0, 120), tricks=(False, True)
-        )
+        edit(quick_series, 2, (0, 120), (False, True))
     assert caught.value.number == 3
     assert str(caught.value) == "Deal 3: The series is over; no deal can be added."
     assert db_snapshot() == before
@@ -237,9 +249,7 @@ def test_an_edit_that_puts_another_player_out_is_refused_when_later_deals_no_lon
     record(series, (70, 50))  # Kolya and Lida
     before = db_snapshot()
     with pytest.raises(rules.InvalidDeal) as caught:
-        services.deal_edit(
-            series_id=series.pk, number=2, points=(60, 0, 60), tricks=(True, False, True)
-        )
+        edit(series, 2, (60, 0, 60), (True, False, True))
     assert caught.value.number == 3
     assert db_snapshot() == before
 
@@ -247,22 +257,22 @@ def test_an_edit_that_puts_another_player_out_is_refused_when_later_deals_no_lon
 def test_an_edit_refuses_bad_values_naming_the_deal(quick_series):
     record(quick_series, (90, 30))
     with pytest.raises(rules.InvalidDeal) as caught:
-        services.deal_edit(series_id=quick_series.pk, number=1, points=(1, 119), tricks=None)
+        edit(quick_series, 1, (1, 119))
     assert str(caught.value).startswith("Deal 1: ")
     with pytest.raises(rules.InvalidDeal, match="Deal 1: 2 sides are in play"):
-        services.deal_edit(series_id=quick_series.pk, number=1, points=(40, 40, 40), tricks=None)
+        edit(quick_series, 1, (40, 40, 40))
 
 
 def test_an_edit_without_a_change_writes_nothing(quick_series):
     record(quick_series, (90, 30))
     before = db_snapshot()
-    services.deal_edit(series_id=quick_series.pk, number=1, points=(90, 30), tricks=None)
+    edit(quick_series, 1, (90, 30))
     assert db_snapshot() == before
 
 
 def test_editing_a_deal_that_is_gone_is_a_conflict(quick_series):
     with pytest.raises(services.DealConflict):
-        services.deal_edit(series_id=quick_series.pk, number=1, points=(90, 30), tricks=None)
+        edit(quick_series, 1, (90, 30))
 
 
 # Undo
@@ -271,7 +281,7 @@ def test_editing_a_deal_that_is_gone_is_a_conflict(quick_series):
 def test_undo_removes_the_last_deal_and_rescores(quick_series):
     record(quick_series, (80, 40))
     record(quick_series, (40, 80))
-    services.deal_undo(series_id=quick_series.pk, number=2)
+    undo(quick_series, 2)
     state = assert_stored_matches_replay(quick_series)
     assert state.totals == (0, 2)
     event = DealEvent.objects.filter(action="removed").get()
@@ -281,9 +291,13 @@ def test_undo_removes_the_last_deal_and_rescores(quick_series):
 def test_a_second_undo_of_the_same_deal_removes_nothing_more(quick_series):
     record(quick_series, (90, 30))
     record(quick_series, (30, 90))
-    services.deal_undo(series_id=quick_series.pk, number=2)
-    services.deal_undo(series_id=quick_series.pk, number=2)
+    shown = quick_series.version
+    services.deal_undo(series_id=quick_series.pk, number=2, version=shown)
+    before = db_snapshot()
+    with pytest.raises(services.DealConflict):
+        services.deal_undo(series_id=quick_series.pk, number=2, version=shown)
     assert quick_series.deals.count() == 1
+    assert db_snapshot() == before
 
 
 @pytest.mark.parametrize("number", [0, 1])
@@ -291,15 +305,122 @@ def test_undo_of_a_deal_that_is_no_longer_the_last_is_a_conflict(quick_series, n
     record(quick_series, (90, 30))
     record(quick_series, (30, 90))
     with pytest.raises(services.DealConflict):
-        services.deal_undo(series_id=quick_series.pk, number=number)
+        undo(quick_series, number)
     assert quick_series.deals.count() == 2
 
 
 def test_undoing_the_last_deal_reopens_a_finished_series(quick_series):
     series = finish(quick_series)
-    services.deal_undo(series_id=series.pk, number=2)
+    undo(series, 2)
     state = assert_stored_matches_replay(series)
     assert not state.finished
+
+
+# Stale forms: an undo or edit acts on the series as its page showed it, and a form that
+# recorded a deal stays spent once that deal is undone.
+
+
+def test_an_old_undo_never_removes_a_deal_recorded_since(quick_series):
+    """Phone A undoes deal 2; phone B records a new deal 2; A's undo is sent again."""
+    record(quick_series, (90, 30))
+    record(quick_series, (30, 90))
+    shown_on_a = quick_series.version
+    services.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
+    b_deal = record(quick_series, (70, 50)).deals.get(number=2)
+    before = db_snapshot()
+    with pytest.raises(services.DealConflict):
+        services.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
+    assert db_snapshot() == before
+    assert quick_series.deals.get(number=2).pk == b_deal.pk
+
+
+def test_an_undo_shown_before_an_edit_elsewhere_removes_nothing(quick_series):
+    record(quick_series, (90, 30))
+    shown = quick_series.version
+    edit(quick_series, 1, (60, 60))
+    before = db_snapshot()
+    with pytest.raises(services.DealConflict):
+        services.deal_undo(series_id=quick_series.pk, number=1, version=shown)
+    assert db_snapshot() == before
+
+
+def test_an_edit_from_an_old_form_changes_nothing(quick_series):
+    record(quick_series, (90, 30))
+    record(quick_series, (80, 40))
+    shown = quick_series.version
+    edit(quick_series, 1, (100, 20))  # phone B's edit
+    before = db_snapshot()
+    with pytest.raises(services.DealConflict):
+        services.deal_edit(
+            series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
+        )
+    assert db_snapshot() == before
+    assert quick_series.deals.get(number=1).points[:2] == (100, 20)
+
+
+def test_an_old_edit_form_is_stale_even_after_a_new_deal_was_recorded(quick_series):
+    record(quick_series, (90, 30))
+    shown = quick_series.version
+    record(quick_series, (80, 40))
+    with pytest.raises(services.DealConflict):
+        services.deal_edit(
+            series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
+        )
+    assert quick_series.deals.get(number=1).points[:2] == (90, 30)
+
+
+def test_an_old_edit_form_with_values_refused_now_is_stale_not_invalid(db):
+    series = start_series(mode="three", names=THREE)
+    record(series, (0, 60, 60), (False, True, True))
+    shown = series.version
+    record(series, (0, 60, 60), (False, True, True))  # Ira is out: two sides from deal 3
+    record(series, (70, 50))
+    with pytest.raises(services.DealConflict):
+        services.deal_edit(
+            series_id=series.pk, number=3, version=shown, points=(40, 40, 40), tricks=None
+        )
+
+
+def test_an_edit_sent_twice_is_done_once_and_the_second_changes_nothing(quick_series):
+    record(quick_series, (90, 30))
+    shown = quick_series.version
+    for _tap in range(2):  # the second tap's form is stale, but asks for what is stored
+        services.deal_edit(
+            series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
+        )
+    assert DealEvent.objects.filter(action="edited").count() == 1
+    quick_series.refresh_from_db()
+    assert quick_series.version == shown + 1
+
+
+def test_an_undone_deal_keeps_its_key_spent(quick_series):
+    key = uuid.uuid4()
+    services.deal_record(
+        series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+    )
+    undo(quick_series, 1)
+    assert DealEvent.objects.get(action="removed").entry_key == key
+    before = db_snapshot()
+    with pytest.raises(services.DealUndone):
+        services.deal_record(
+            series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+        )
+    assert db_snapshot() == before
+
+
+def test_a_spent_key_of_another_series_is_a_conflict(quick_series):
+    key = uuid.uuid4()
+    services.deal_record(
+        series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+    )
+    undo(quick_series, 1)
+    other = start_series()
+    with pytest.raises(services.DealConflict) as caught:
+        services.deal_record(
+            series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+        )
+    assert not isinstance(caught.value, services.DealUndone)
+    assert not other.deals.exists()
 
 
 # Rematch
@@ -383,11 +504,12 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
                     services.deal_edit(
                         series_id=series.pk,
                         number=number,
+                        version=series.version,
                         points=points,
                         tricks=tuple(value > 0 for value in points),
                     )
                 elif operation[0] == "undo":
-                    services.deal_undo(series_id=series.pk, number=series.deal_count)
+                    undo(series, series.deal_count)
             except (rules.InvalidDeal, services.DealConflict):
                 pass  # refused: nothing changed, which the next check also covers
             assert_stored_matches_replay(series)

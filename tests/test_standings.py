@@ -128,7 +128,10 @@ def test_an_edited_deal_in_a_finished_series_refreshes_the_standings(league, pla
     before = rows_by_name(league_standings(league, ALL))["Anna"]
     assert (before.played, before.naked) == (3, 4)
     # Deal 2 of series A: Anna & Vera took a trick after all (4, not 6): A is no longer over.
-    services.deal_edit(series_id=played["a"].pk, number=2, points=[0, 120], tricks=[True, True])
+    a = Series.objects.get(pk=played["a"].pk)
+    services.deal_edit(
+        series_id=a.pk, number=2, version=a.version, points=[0, 120], tricks=[True, True]
+    )
     after = rows_by_name(league_standings(league, ALL))["Anna"]
     assert (after.played, after.naked) == (2, 2)
 
@@ -245,7 +248,10 @@ def test_the_tally_is_rebuilt_when_a_series_it_counted_changed(league, played, m
     stored(league)
     seen = folded_series(monkeypatch)
     # Deal 2 of series A: Anna & Vera took a trick after all: A is no longer over.
-    services.deal_edit(series_id=played["a"].pk, number=2, points=[0, 120], tricks=[True, True])
+    a = Series.objects.get(pk=played["a"].pk)
+    services.deal_edit(
+        series_id=a.pk, number=2, version=a.version, points=[0, 120], tricks=[True, True]
+    )
     after = stored(league)
     assert sorted(seen) == sorted([played["b"].pk, played["c"].pk])  # everything again
     assert after["series"] == 2
@@ -327,8 +333,8 @@ def test_every_write_to_a_finished_series_says_whether_it_only_added_one(league,
     version, rewritten = counters()
     play_out(played["d"], loser=0)  # one more series ended: added
     assert counters() == (version + 1, rewritten)
-    last = Series.objects.get(pk=played["d"].pk).deal_count
-    services.deal_undo(series_id=played["d"].pk, number=last)  # no longer over: rewritten
+    d = Series.objects.get(pk=played["d"].pk)  # its last deal undone: no longer over, rewritten
+    services.deal_undo(series_id=d.pk, number=d.deal_count, version=d.version)
     assert counters() == (version + 2, version + 2)
     record(start_series(league=league), [60, 60], [True, True])  # not finished: nothing
     assert counters() == (version + 2, version + 2)

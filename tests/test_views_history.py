@@ -127,10 +127,11 @@ def test_the_sheet_is_for_whoever_may_see_the_series(league, viewer, outsider, q
 def test_the_sheet_shows_deals_chart_and_the_audit_trail(league, scorer, viewer):
     series = start_series(league=league, names=LEAGUE_NAMES)
     play_deals(series, [(60, 60), ((0, 120), (False, True)), (40, 80)])
-    services.deal_edit(series_id=series.pk, number=3, points=(45, 75), tricks=None,
-                       user=scorer, via="account")  # fmt: skip
+    services.deal_edit(series_id=series.pk, number=3, version=series.version,
+                       points=(45, 75), tricks=None, user=scorer, via="account")  # fmt: skip
     play_deals(series, [(90, 30)])
-    services.deal_undo(series_id=series.pk, number=4, via="score link")
+    services.deal_undo(series_id=series.pk, number=4, version=series.version,
+                       via="score link")  # fmt: skip
     page = html(logged_in(viewer).get(f"/series/{series.pk}/sheet/"))
     assert '<svg class="chart"' in page and 'role="img"' in page
     assert page.count("<polyline") == 2

@@ -38,6 +38,7 @@ from scoring.forms import (
 from scoring.middleware import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES
+from scoring.names import name_key
 from scoring.scoreboard import Scoreboard, build, goat_title
 from scoring.throttle import quick_game_refusal, quick_game_started
 
@@ -199,10 +200,18 @@ def series_new(request: HttpRequest) -> HttpResponse:
         "form": form,
         "league": league,
         "again_dealer": initial[f"player_{initial['first_dealer']}"] if again else "",
-        "known_names": sorted({p.name for p in known[:200]}, key=str.casefold),
+        "known_names": _names_offered(known),
         "shapes": SHAPES,
     }
     return render(request, "scoring/series_new.html", context, status=status)
+
+
+def _names_offered(known) -> list[str]:
+    """The names a new game suggests: one per player key ("Анна", not also "АННА")."""
+    offered: dict[str, str] = {}
+    for player in known[:200]:
+        offered.setdefault(player.name_key, player.name)
+    return sorted(offered.values(), key=name_key)
 
 
 @require_GET
@@ -228,7 +237,10 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
     board = _board(series)
-    if key is not None and Deal.objects.filter(series=series, entry_key=key).exists():
+    used = selectors.entry_key_use(key) if key is not None else None
+    if used is not None and used.series_id == series.pk:
+        if used.undone:
+            return _undone(request, pk)  # sent again after its deal was undone: spent
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
     if number is not None and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
@@ -255,6 +267,8 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
+    except services.DealUndone:
+        return _undone(request, pk)
     except services.DealConflict:
         return _conflict(request, pk, True)
     except services.SeriesFull:  # filled up from another device since the deals were read
@@ -279,50 +293,103 @@ def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpRe
     )
 
 
+def _undone(request: HttpRequest, pk: int) -> HttpResponse:
+    """A deal form sent again after the deal it recorded was undone: it is not recorded again."""
+    notice = _("The deal this form recorded has been undone; it was not recorded again.")
+    return _render_board(
+        request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
+    found = _edited_deal(series, number)
+    if found is None:
+        if request.method == "POST":  # undone elsewhere while this form was open
+            return _edit_stale(request, pk, number)
+        raise Http404("No such deal.")
+    row, sides = found
+    if request.method == "GET":
+        return _edit_page(request, access, number, _edit_form(series, row, sides))
+    form = DealForm(request.POST, sides=sides, entry=False)
+    if not form.is_valid():
+        if request.POST.get("version") != str(series.version):
+            return _edit_stale(request, pk, number)  # errors about a deal it did not show
+        return _edit_page(request, access, number, form, status=UNPROCESSABLE)
+    try:
+        services.deal_edit(
+            series_id=series.pk,
+            number=number,
+            version=form.cleaned_data["version"],
+            points=form.cleaned_data["points"],
+            tricks=form.cleaned_data["tricks"],
+            user=request.user,
+            via=_via(request, access),
+        )
+    except rules.InvalidDeal as error:
+        form.add_error(None, engine_message(error))
+        if error.number is not None and error.number != number:
+            form.add_error(None, _("Undo the deals after it first, or change it otherwise."))
+        return _edit_page(request, access, number, form, status=UNPROCESSABLE)
+    except services.DealConflict:
+        return _edit_stale(request, pk, number)
+    messages.success(request, _("Deal %(number)s changed.") % {"number": number})
+    return redirect(series)
+
+
+def _edited_deal(series: Series, number: int) -> tuple[Deal, list[tuple[int, str]]] | None:
+    """Deal ``number`` and the sides in play when it was dealt; None if there is no such deal."""
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     if not 1 <= number <= len(rows):
-        raise Http404("No such deal.")
+        return None
     before = build(series, rows[: number - 1])
-    row = rows[number - 1]
-    sides = [(side.index, side.name) for side in before.in_play]
-    status = 200
-    if request.method == "POST":
-        form = DealForm(request.POST, sides=sides, entry=False)
-        if form.is_valid():
-            try:
-                services.deal_edit(
-                    series_id=series.pk,
-                    number=number,
-                    points=form.cleaned_data["points"],
-                    tricks=form.cleaned_data["tricks"],
-                    user=request.user,
-                    via=_via(request, access),
-                )
-            except rules.InvalidDeal as error:
-                form.add_error(None, engine_message(error))
-                if error.number is not None and error.number != number:
-                    form.add_error(
-                        None, _("Undo the deals after it first, or change it otherwise.")
-                    )
-            except services.DealConflict:
-                messages.warning(request, _("That deal was removed from another device."))
-                return redirect(series)
-            else:
-                messages.success(request, _("Deal %(number)s changed.") % {"number": number})
-                return redirect(series)
-        status = UNPROCESSABLE
-    else:
-        initial = {}
-        for side, _name in sides:
-            initial[f"points_{side}"] = row.points[side]
-            initial[f"tricks_{side}"] = "yes" if row.tricks[side] else "no"
-        form = DealForm(sides=sides, initial=initial, entry=False)
-    context = {"access": access, "series": series, "form": form, "number": number}
+    return rows[number - 1], [(side.index, side.name) for side in before.in_play]
+
+
+def _edit_form(series: Series, row: Deal, sides: list[tuple[int, str]]) -> DealForm:
+    """The edit form filled in with the deal as stored, and the version it is shown at."""
+    initial: dict = {"version": series.version}
+    for side, _name in sides:
+        initial[f"points_{side}"] = row.points[side]
+        initial[f"tricks_{side}"] = "yes" if row.tricks[side] else "no"
+    return DealForm(sides=sides, initial=initial, entry=False)
+
+
+def _edit_page(
+    request: HttpRequest,
+    access: SeriesAccess,
+    number: int,
+    form: DealForm,
+    *,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = {
+        "access": access,
+        "series": access.series,
+        "form": form,
+        "number": number,
+        "notice": notice,
+    }
     return render(request, "scoring/deal_edit.html", context, status=status)
+
+
+def _edit_stale(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """An edit from a form shown before the series changed: nothing is saved (409). The deal as
+    it is now, to edit again, or the scoreboard if the deal has been undone."""
+    access = selectors.series_for_request(request, pk)
+    found = _edited_deal(access.series, number)
+    if found is None:
+        notice = _("That deal was undone from another device; nothing was saved.")
+        return _render_board(request, access, notice=notice, status=CONFLICT)
+    form = _edit_form(access.series, *found)
+    notice = _(
+        "The score changed on another device since you opened this page; nothing was saved. "
+        "Here is the deal as it is now."
+    )
+    return _edit_page(request, access, number, form, notice=notice, status=CONFLICT)
 
 
 @require_POST
@@ -336,11 +403,14 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
         services.deal_undo(
             series_id=access.series.pk,
             number=number,
+            version=form.cleaned_data["version"],
             user=request.user,
             via=_via(request, access),
         )
     except services.DealConflict:
-        notice = _("A newer deal was recorded from another device; nothing was undone.")
+        notice = _(
+            "The score changed on another device since this page was shown; nothing was undone."
+        )
         return _render_board(
             request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
         )

@@ -190,6 +190,22 @@ def test_a_spectator_sees_a_deal_appear_after_another_phone_records_it(open_tab)
     expect(spectator.page.locator("table.deals tbody th[scope=row]")).to_have_text(["2", "1"])
 
 
+def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(open_tab):
+    series = start_series()
+    record(series, (70, 50))
+    phone_a, phone_b = open_tab(), open_tab()
+    phone_a.goto(f"/join/{series.score_token}/")
+    phone_b.goto(f"/join/{series.score_token}/")
+    record_deal(phone_b.page, {"Anna & Vera": "20"})  # phone A's page still shows deal 1 last
+    expect(totals(phone_b.page)).to_have_text(["4", "2"])
+
+    with phone_a.expecting(409):
+        phone_a.page.get_by_role("button", name="Undo").click()
+        expect(phone_a.page.locator(".notice")).to_contain_text("nothing was undone")
+        expect(totals(phone_a.page)).to_have_text(["4", "2"])  # the fresh score, with deal 2
+    assert stored_points(series) == [(70, 50), (20, 100)]
+
+
 def test_deal_entry_works_with_the_keyboard_alone(tab):
     series = start_series()
     page = tab.page
