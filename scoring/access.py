@@ -4,6 +4,12 @@ A league's series are open to its members by role. A quick game (no league) is o
 holds one of its links: the score link lets them record deals, the watch link only look. Holding
 a link is remembered in the session together with the token itself, so revoking a link (a new
 token) shuts out everyone who came through the old one at once.
+
+Only a game's creator manages it (renews its links, moves it into a league): for a quick game the
+browser that started it (remembered in its session, like the links) or the account that started
+it; for a league's game its owners and scorers. Holding the score link lets you score, nothing
+more: otherwise anyone it was shared with could renew the links and lock out the whole table,
+the creator included.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from django.http import Http404, HttpRequest
 from scoring.models import League, Membership, Role, Series
 
 SESSION_LINKS = "series_links"
+SESSION_CREATED = "series_created"  # ids of the quick games this browser started
 MAX_REMEMBERED = 200
 
 SCORE = "score"
@@ -38,6 +45,21 @@ def remember_link(request: HttpRequest, series: Series, token: str) -> None:
     while len(links) > MAX_REMEMBERED:
         links.pop(next(iter(links)))
     request.session[SESSION_LINKS] = links
+
+
+def remember_created(request: HttpRequest, series: Series) -> None:
+    """Remember that this browser started ``series``: it manages the game from now on."""
+    created = [pk for pk in request.session.get(SESSION_CREATED, []) if pk != series.pk]
+    created.append(series.pk)
+    request.session[SESSION_CREATED] = created[-MAX_REMEMBERED:]
+
+
+def is_creator(request: HttpRequest, series: Series) -> bool:
+    """Whether this browser or the logged-in user started ``series``."""
+    if series.pk in request.session.get(SESSION_CREATED, []):
+        return True
+    user = request.user
+    return user.is_authenticated and series.created_by_id == user.pk
 
 
 def remembered_series_ids(request: HttpRequest) -> list[int]:
@@ -72,8 +94,13 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     link = _link_access(request, series)
     if role is None and link is None:
         raise Http404("No such series.")
-    can_score = link == SCORE or role in (Role.OWNER, Role.SCORER)
-    can_manage = role == Role.OWNER or (series.league_id is None and link == SCORE)
+    if series.league_id is None:
+        # Seeing the game still takes a link; the creator always holds the score link (renewing
+        # it remembers the new one), so nobody else can lock the creator out.
+        can_manage = is_creator(request, series)
+    else:
+        can_manage = role in (Role.OWNER, Role.SCORER)
+    can_score = link == SCORE or role in (Role.OWNER, Role.SCORER) or can_manage
     return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage, link=link)
 
 

@@ -12,7 +12,7 @@ from django.core import mail
 from django.test import Client
 
 from kozel_site import settings as project_settings
-from tests.conftest import PASSWORD, client_with_link
+from tests.conftest import PASSWORD, creator_client
 from tests.league_fixtures import fast_passwords, logged_in
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
@@ -70,9 +70,10 @@ def test_the_same_username_cannot_sign_up_twice(owner):
 
 
 def test_games_on_this_phone_stay_reachable_after_signing_up(quick_series):
-    client = client_with_link(quick_series)
+    client = creator_client(quick_series)
     signup(client)
-    response = client.get(f"/series/{quick_series.pk}/move/")
+    assert client.get(f"/series/{quick_series.pk}/").status_code == 200
+    response = client.get(f"/series/{quick_series.pk}/move/")  # and still this phone's to move
     assert response.status_code == 200
     assert b"You score in no league yet" in response.content
 
