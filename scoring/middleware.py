@@ -6,6 +6,8 @@ Every record written while a request is served names the request.
 sane one, else a new one), echoes it in the response, and keeps the request in a context
 variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
 record, so an error in the logs can be traced to the request, the user and the proxy's log line.
+The path goes in without the token of a secret link, and ``RedactingFormatter`` takes such tokens
+out of the whole line (a message or a traceback may name the path too).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from contextvars import ContextVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import empty
+
+from scoring.redact import redact
 
 REQUEST_ID_HEADER = "X-Request-ID"
 BIGGEST_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
@@ -79,9 +83,16 @@ class RequestContextFilter(logging.Filter):
             return True
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
-        record.path = request.path
+        record.path = redact(request.path)
         record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True
+
+
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose lines never carry the token of a secret link (``scoring.redact``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 class PathArgumentsMiddleware:

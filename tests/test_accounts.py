@@ -6,6 +6,7 @@ import os
 import re
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
@@ -107,6 +108,50 @@ def test_a_lockout_is_per_account(owner, scorer):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         login(client, owner.username, "wrong")
     assert login(client, scorer.username, PASSWORD).status_code == 302
+
+
+# The lockout counts failures per username and client address: behind the TLS proxy the
+# connection's address is the proxy's for everybody, so the client's comes from X-Forwarded-For,
+# but only when a proxy is trusted to write it (TRUSTED_PROXY_COUNT).
+
+ATTACKER, OWNER_PHONE, PROXY = "203.0.113.9", "198.51.100.7", "10.0.0.2"
+
+
+def fail_until_locked(client: Client, username: str) -> None:
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(client, username, "wrong").status_code == 422
+    assert login(client, username, "wrong").status_code == 429  # the last failure allowed
+    assert login(client, username, PASSWORD).status_code == 429  # even the right password
+
+
+def test_without_a_trusted_proxy_x_forwarded_for_cannot_pass_for_the_owner(owner, settings):
+    settings.TRUSTED_PROXY_COUNT = 0
+    # The attacker claims to be the owner's phone: the claim is ignored.
+    attacker = Client(REMOTE_ADDR=ATTACKER, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    fail_until_locked(attacker, owner.username)
+    assert login(Client(REMOTE_ADDR=OWNER_PHONE), owner.username, PASSWORD).status_code == 302
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ATTACKER}
+
+
+def test_behind_a_trusted_proxy_the_owner_is_not_locked_out_by_someone_else(owner, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    # Both come through the proxy; the attacker also writes the owner's address in the header.
+    attacker = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=f"{OWNER_PHONE}, {ATTACKER}")
+    fail_until_locked(attacker, owner.username)
+    phone = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    assert login(phone, owner.username, PASSWORD).status_code == 302
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ATTACKER}
+
+
+def test_behind_a_trusted_proxy_two_clients_are_locked_separately(owner, scorer, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    first = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=ATTACKER)
+    second = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    fail_until_locked(first, scorer.username)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(second, scorer.username, "wrong").status_code == 422
+    assert login(second, scorer.username, PASSWORD).status_code == 302  # one short: not locked
+    assert login(first, scorer.username, PASSWORD).status_code == 429  # still locked
 
 
 def test_changing_the_password(owner):
