@@ -15,6 +15,7 @@ from django.test import Client
 from kozel_site import settings as project_settings
 from tests.conftest import PASSWORD, creator_client
 from tests.league_fixtures import fast_passwords, logged_in
+from tests.test_settings import production
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
 
@@ -211,6 +212,56 @@ def test_email_goes_to_the_console_unless_the_environment_says_otherwise():
     # Tests swap in the memory backend; the project's setting defaults to the console.
     expected = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
     assert expected == project_settings.EMAIL_BACKEND
+
+
+# A site that sends no mail (production without EMAIL_HOST) offers no password reset.
+
+
+@pytest.fixture
+def production_mail(monkeypatch, settings):
+    """The mail settings production has without a mail server, read from the settings module."""
+    values = production(monkeypatch)
+    settings.EMAIL_BACKEND = values["EMAIL_BACKEND"]
+    settings.PASSWORD_RESET_BY_EMAIL = values["PASSWORD_RESET_BY_EMAIL"]
+    settings.SUPPORT_CONTACT = ""
+    return settings
+
+
+def test_without_mail_the_reset_page_says_it_is_not_available(owner, production_mail):
+    owner.email = "olga@example.com"
+    owner.save()
+    client = Client()
+    page = client.get("/accounts/password/reset/").content.decode()
+    assert "This site sends no e-mail, so a password cannot be reset by e-mail here." in page
+    assert "ask whoever runs this site" in page
+    assert 'name="email"' not in page and "Send the link" not in page
+    response = client.post("/accounts/password/reset/", {"email": "olga@example.com"})
+    assert response.status_code == 200
+    assert "This site sends no e-mail" in response.content.decode()
+    assert mail.outbox == []
+    # The login page's "Forgot your password?" leads to that explanation.
+    login_page = client.get("/accounts/login/").content.decode()
+    assert 'href="/accounts/password/reset/"' in login_page
+
+
+def test_without_mail_the_account_page_says_how_to_get_help(owner, production_mail):
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "This site sends no e-mail, so a password cannot be reset by e-mail here." in page
+    assert "ask whoever runs this site" in page
+    production_mail.SUPPORT_CONTACT = "Olga <olga@example.org>"
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "For help with your account, ask Olga &lt;olga@example.org&gt;." in page
+    reset = Client().get("/accounts/password/reset/").content.decode()
+    assert "ask Olga &lt;olga@example.org&gt;." in reset
+
+
+def test_with_mail_the_account_page_says_where_the_reset_link_goes(owner):
+    assert "cannot be reset by e-mail" in logged_in(owner).get("/accounts/").content.decode()
+    owner.email = "olga@example.com"
+    owner.save()
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "sends a link to choose a new one to olga@example.com" in page
+    assert "This site sends no e-mail" not in page
 
 
 def test_the_account_page_lists_the_leagues(league, owner):
