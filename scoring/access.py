@@ -55,11 +55,13 @@ def remember_created(request: HttpRequest, series: Series) -> None:
 
 
 def is_creator(request: HttpRequest, series: Series) -> bool:
-    """Whether this browser or the logged-in user started ``series``."""
+    """Whether this browser or the logged-in user started the quick game ``series``."""
+    if series.league_id is not None:
+        return False  # a league's game is its members', by role
     if series.pk in request.session.get(SESSION_CREATED, []):
         return True
-    user = request.user
-    return user.is_authenticated and series.created_by_id == user.pk
+    # The user is loaded only for a game an account started.
+    return series.created_by_id is not None and series.created_by_id == request.user.pk
 
 
 def remembered_series_ids(request: HttpRequest) -> list[int]:
@@ -92,15 +94,12 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     """What this request may do with ``series``; 404 when it may not even see it."""
     role = league_role(request, series.league_id)
     link = _link_access(request, series)
-    if role is None and link is None:
+    # The creator keeps the game whatever becomes of its links (renewed on another device).
+    creator = is_creator(request, series)
+    if role is None and link is None and not creator:
         raise Http404("No such series.")
-    if series.league_id is None:
-        # Seeing the game still takes a link; the creator always holds the score link (renewing
-        # it remembers the new one), so nobody else can lock the creator out.
-        can_manage = is_creator(request, series)
-    else:
-        can_manage = role in (Role.OWNER, Role.SCORER)
-    can_score = link == SCORE or role in (Role.OWNER, Role.SCORER) or can_manage
+    can_manage = creator or role in (Role.OWNER, Role.SCORER)
+    can_score = link == SCORE or can_manage
     return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage, link=link)
 
 

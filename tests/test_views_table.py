@@ -674,6 +674,16 @@ def test_the_account_that_started_a_game_manages_it_from_another_phone(quick_ser
     assert phone.post(url(quick_series, "links/"), {"link": "watch"}).status_code == 302
 
 
+def test_the_creator_is_never_locked_out_by_a_renewal_elsewhere(quick_series, owner):
+    Series.objects.filter(pk=quick_series.pk).update(created_by=owner)
+    phone = creator_client(quick_series)
+    laptop = logged_in(owner)  # the same account, no link at all
+    assert laptop.post(url(quick_series, "links/"), {"link": "score"}).status_code == 302
+    assert 'name="entry_key"' in html(phone.get(url(quick_series)))  # the old link, but its own
+    assert f'href="/series/{quick_series.pk}/"' in html(phone.get("/"))
+    assert Client().get(url(quick_series)).status_code == 404
+
+
 def test_a_rematch_keeps_its_creator_whoever_taps_it(quick_series, owner, scorer):
     Series.objects.filter(pk=quick_series.pk).update(created_by=owner)
     creator, friend = creator_client(quick_series), client_with_link(quick_series)
