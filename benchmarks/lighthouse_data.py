@@ -30,7 +30,7 @@ from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
 
 from scoring import rules, services  # noqa: E402
-from scoring.access import SESSION_LINKS  # noqa: E402
+from scoring.access import SESSION_CREATED, SESSION_LINKS  # noqa: E402
 from scoring.models import League, Membership, Role, Series  # noqa: E402
 
 # A game in progress, 8:10 after seven deals with eggs and a naked deal (side 0's card points;
@@ -84,6 +84,7 @@ def main() -> None:
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session[HASH_SESSION_KEY] = owner.get_session_auth_hash()
     session[SESSION_LINKS] = {str(game.pk): game.score_token}
+    session[SESSION_CREATED] = [game.pk]  # the phone that started the game: its share links too
     session.create()
 
     pages = {"scoreboard": game.get_absolute_url()}

@@ -2,8 +2,10 @@
 
 Everything a deployment tunes comes from the environment: ``BIND`` (or ``PORT``),
 ``WEB_CONCURRENCY`` workers, ``GUNICORN_THREADS``, ``GUNICORN_TIMEOUT`` and
-``FORWARDED_ALLOW_IPS`` (the proxies trusted to say the request came over HTTPS). Sessions and
-the cache live in the database, so any number of workers and servers can share one PostgreSQL.
+``FORWARDED_ALLOW_IPS`` (the proxies trusted to say the request came over HTTPS; the app reads
+the client's address from ``X-Forwarded-For`` after the Django setting ``TRUSTED_PROXY_COUNT``).
+Sessions and the cache live in the database, so any number of workers and servers can share one
+PostgreSQL. The access log leaves out the tokens of secret links (``scoring.redact``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms request_id=%({x-request-id}o)s'
+# The access log without the tokens of score, watch, invite, public and password-reset links.
+logger_class = "kozel_site.gunicorn_logging.RedactingLogger"
 proc_name = "kozel"
 # gunicorn's control socket (for gunicornc) only when asked for: its default path is one per user,
 # which two servers on one machine would fight over.

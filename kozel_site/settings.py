@@ -12,6 +12,18 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
 (default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
 (default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
+
+``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
+to ``X-Forwarded-For`` (default: 1 in production when ``SECURE_PROXY_SSL_HEADER`` trusts a proxy,
+as it does by default; else 0, as in development). The client's address (``scoring.clients``),
+which the failed-login lockout counts by, is read from that header only when it is above 0:
+set it to 0 when nothing stands in front of the app, or clients could claim any address.
+
+Mail: ``EMAIL_HOST`` (SMTP, with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``) or another ``EMAIL_BACKEND``. Without either,
+production sends no mail and says on the password-reset page that resetting by e-mail is not
+available here; development prints mail to the console. ``SUPPORT_CONTACT`` (optional): who to
+ask for help with an account (an address, a phone number, a name), shown on those pages.
 """
 
 from __future__ import annotations
@@ -132,6 +144,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+# The client's address, not the proxy's: else five failures from anywhere lock out the owner.
+AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_address"
 
 ROOT_URLCONF = "kozel_site.urls"
 WSGI_APPLICATION = "kozel_site.wsgi.application"
@@ -212,14 +226,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Password-reset mail: printed to the console unless SMTP is configured (EMAIL_HOST set).
+# Password-reset mail goes out through SMTP when EMAIL_HOST is set (or another EMAIL_BACKEND).
+# Without it, development prints mail to the console; production never does, since a reset
+# link in the server's log lets whoever reads the log into the account: it sends nothing, and
+# the password-reset page says that resetting by e-mail is not available here.
+_CONSOLE_MAIL = "django.core.mail.backends.console.EmailBackend"
+_NO_MAIL = "django.core.mail.backends.dummy.EmailBackend"
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_BACKEND = os.environ.get(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend",
-)
+if os.environ.get("EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["EMAIL_BACKEND"]
+elif EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+else:
+    EMAIL_BACKEND = _CONSOLE_MAIL if DEBUG else _NO_MAIL
+if not DEBUG and EMAIL_BACKEND == _CONSOLE_MAIL:
+    raise ImproperlyConfigured(
+        "EMAIL_BACKEND is the console: password-reset links would land in the server's log."
+    )
+PASSWORD_RESET_BY_EMAIL = EMAIL_BACKEND != _NO_MAIL
+SUPPORT_CONTACT = os.environ.get("SUPPORT_CONTACT", "").strip()
 EMAIL_PORT = envint("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
@@ -260,9 +285,14 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
 # The load balancer probes /healthz over plain HTTP (patterns match the path without its "/").
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-if envbool("SECURE_PROXY_SSL_HEADER", not DEBUG):
+_behind_proxy = envbool("SECURE_PROXY_SSL_HEADER", not DEBUG)
+if _behind_proxy:
     # Behind a proxy that terminates TLS and sets X-Forwarded-Proto (and drops a client's own).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The proxies whose X-Forwarded-For entries name the client (scoring.clients.client_address).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1 if _behind_proxy and not DEBUG else 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT cannot be negative.")
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 60 * 60)
 if SECURE_HSTS_SECONDS < 0:
     raise ImproperlyConfigured("SECURE_HSTS_SECONDS cannot be negative.")
@@ -293,8 +323,10 @@ LOGGING = {
     "filters": {"request_context": {"()": "scoring.middleware.RequestContextFilter"}},
     "formatters": {
         "context": {
+            # Without the tokens of secret links, wherever in the line they appear.
+            "class": "scoring.middleware.RedactingFormatter",
             "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(method)s %(path)s "
-            "user=%(user_id)s] %(message)s"
+            "user=%(user_id)s] %(message)s",
         }
     },
     "handlers": {

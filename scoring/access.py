@@ -4,6 +4,12 @@ A league's series are open to its members by role. A quick game (no league) is o
 holds one of its links: the score link lets them record deals, the watch link only look. Holding
 a link is remembered in the session together with the token itself, so revoking a link (a new
 token) shuts out everyone who came through the old one at once.
+
+Only a game's creator manages it (renews its links, moves it into a league): for a quick game the
+browser that started it (remembered in its session, like the links) or the account that started
+it; for a league's game its owners and scorers. Holding the score link lets you score, nothing
+more: otherwise anyone it was shared with could renew the links and lock out the whole table,
+the creator included.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from django.http import Http404, HttpRequest
 from scoring.models import League, Membership, Role, Series
 
 SESSION_LINKS = "series_links"
+SESSION_CREATED = "series_created"  # ids of the quick games this browser started
 MAX_REMEMBERED = 200
 
 SCORE = "score"
@@ -38,6 +45,23 @@ def remember_link(request: HttpRequest, series: Series, token: str) -> None:
     while len(links) > MAX_REMEMBERED:
         links.pop(next(iter(links)))
     request.session[SESSION_LINKS] = links
+
+
+def remember_created(request: HttpRequest, series: Series) -> None:
+    """Remember that this browser started ``series``: it manages the game from now on."""
+    created = [pk for pk in request.session.get(SESSION_CREATED, []) if pk != series.pk]
+    created.append(series.pk)
+    request.session[SESSION_CREATED] = created[-MAX_REMEMBERED:]
+
+
+def is_creator(request: HttpRequest, series: Series) -> bool:
+    """Whether this browser or the logged-in user started the quick game ``series``."""
+    if series.league_id is not None:
+        return False  # a league's game is its members', by role
+    if series.pk in request.session.get(SESSION_CREATED, []):
+        return True
+    # The user is loaded only for a game an account started.
+    return series.created_by_id is not None and series.created_by_id == request.user.pk
 
 
 def remembered_series_ids(request: HttpRequest) -> list[int]:
@@ -70,10 +94,12 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     """What this request may do with ``series``; 404 when it may not even see it."""
     role = league_role(request, series.league_id)
     link = _link_access(request, series)
-    if role is None and link is None:
+    # The creator keeps the game whatever becomes of its links (renewed on another device).
+    creator = is_creator(request, series)
+    if role is None and link is None and not creator:
         raise Http404("No such series.")
-    can_score = link == SCORE or role in (Role.OWNER, Role.SCORER)
-    can_manage = role == Role.OWNER or (series.league_id is None and link == SCORE)
+    can_manage = creator or role in (Role.OWNER, Role.SCORER)
+    can_score = link == SCORE or can_manage
     return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage, link=link)
 
 

@@ -183,20 +183,17 @@ def player_link_user(*, league: League, player_id: int, user_id: int | None) -> 
 
 
 @transaction.atomic
-def series_move_to_league(
-    *, series: Series, league: League, user: AbstractBaseUser, score_token: str | None
-) -> Series:
+def series_move_to_league(*, series: Series, league: League, user: AbstractBaseUser) -> Series:
     """Move a quick game into a league where ``user`` scores, matching players by name.
 
-    Only whoever holds the game's score link may do it (``score_token`` is the token this
-    browser holds). Each seat's player becomes the league's player of the same name, created if
-    the league has none. The score link is renewed: from now on the league's members score it.
+    Only the game's creator may do it (``access.series_access`` says who; the view checks). Each
+    seat's player becomes the league's player of the same name, created if the league has none.
+    Both links are renewed: a league's games are open to its members by role, so whoever the
+    quick game's links were shared with (to score or to watch) loses access with the move.
     """
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.league_id is not None:
         raise LeagueError(_("This series already belongs to a league."))
-    if not score_token or score_token != series.score_token:
-        raise LeagueError(_("Only whoever holds the scoring link can move this game."))
     role = (
         Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
     )
@@ -218,8 +215,9 @@ def series_move_to_league(
     Seat.objects.bulk_update(seats, ["player"])
     series.league = league
     series.score_token = new_token()
+    series.watch_token = new_token()
     series.version += 1  # standings of the league now include it; live views refresh
-    series.save(update_fields=["league", "score_token", "version", "updated_at"])
+    series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
     if series.finished:
         services.results_changed(league.pk, rewritten=True)  # it may have finished long ago
     # Quick-game players that no other game uses would only clutter name suggestions.

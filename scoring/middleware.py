@@ -9,6 +9,9 @@ record, so an error in the logs can be traced to the request, the user and the p
 
 ``PathArgumentsMiddleware`` answers 404 for a path id beyond 64 bits; ``id_param`` reads an id
 from a query or form parameter the same way, for every view that takes one.
+
+The path goes in without the token of a secret link, and ``RedactingFormatter`` takes such tokens
+out of the whole line (a message or a traceback may name the path too).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from contextvars import ContextVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import empty
+
+from scoring.redact import redact
 
 REQUEST_ID_HEADER = "X-Request-ID"
 MAX_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
@@ -62,11 +67,6 @@ def id_param(value: object, *, high: int = MAX_ID) -> int | None:
     return number if 1 <= number <= high else None
 
 
-def client_address(request: HttpRequest) -> str:
-    """The address a request came from (the one place to make proxy-aware)."""
-    return request.META.get("REMOTE_ADDR") or ""
-
-
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
     """The signed-in user's id; only an error report may look it up in the database."""
     user = request.__dict__.get("user")
@@ -100,9 +100,16 @@ class RequestContextFilter(logging.Filter):
             return True
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
-        record.path = request.path
+        record.path = redact(request.path)
         record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True
+
+
+class RedactingFormatter(logging.Formatter):
+    """A formatter whose lines never carry the token of a secret link (``scoring.redact``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
 
 
 class PathArgumentsMiddleware:

@@ -9,15 +9,19 @@ from typing import NamedTuple, cast
 from django.db.models import Prefetch, Q, QuerySet, Value
 from django.http import Http404, HttpRequest
 
-from scoring.access import SESSION_LINKS, SeriesAccess, series_access
+from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess, series_access
 from scoring.models import Deal, DealEvent, Player, Seat, Series
 
 
 def visible_series_filter(request: HttpRequest) -> Q:
-    """Series of the user's leagues, and quick games this browser holds a live link for."""
+    """Series of the user's leagues, and quick games this browser started or holds a live link
+    for (as ``access.series_access`` decides)."""
     condition = Q(pk__in=[])
     for pk, token in request.session.get(SESSION_LINKS, {}).items():
         condition |= Q(pk=int(pk)) & (Q(score_token=token) | Q(watch_token=token))
+    created = request.session.get(SESSION_CREATED, [])
+    if created:
+        condition |= Q(pk__in=created, league__isnull=True)
     if request.user.is_authenticated:
         condition |= Q(league__memberships__user=request.user)
     return condition

@@ -230,7 +230,9 @@ def series_rematch(*, series: Series, user=None) -> Series:
         first_dealer=rematch_dealer(series),
         ruleset=series.ruleset,
         league=series.league,
-        user=user,
+        # A quick game's rematch is the same table with the same creator, who manages its links
+        # (scoring.access); whoever tapped "Rematch" with a score link only scores it.
+        user=user if series.league_id is not None else series.created_by,
         rematch_of=series,
     )
     # Phones still watching the finished series see the change, and so the way to the next one.

@@ -27,7 +27,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import ngettext
 
-from scoring.middleware import client_address
+from scoring.clients import client_address
 
 WINDOW = 60 * 60  # seconds: the limits are per hour
 

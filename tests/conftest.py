@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scoring import rules, services
-from scoring.access import remember_link
+from scoring.access import SESSION_CREATED, remember_link
 from scoring.models import League, Membership, Role, Series
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -91,9 +91,19 @@ def league_series(league) -> Series:
 
 
 def client_with_link(series: Series, token: str | None = None) -> Client:
-    """A browser that opened the series' score link (or another of its tokens)."""
+    """A browser that opened the series' score link (or another of its tokens) and confirmed."""
     client = Client()
-    client.get(f"/join/{token or series.score_token}/")
+    response = client.post(f"/join/{token or series.score_token}/")
+    assert response.status_code == 302, response.status_code
+    return client
+
+
+def creator_client(series: Series) -> Client:
+    """The browser that started a quick game: it holds the score link and manages the game."""
+    client = client_with_link(series)
+    session = client.session
+    session[SESSION_CREATED] = [series.pk]
+    session.save()
     return client
 
 
@@ -109,4 +119,12 @@ def entry_key(response) -> str:
     return match.group(1)
 
 
-__all__ = ["PASSWORD", "client_with_link", "entry_key", "record", "remember_link", "start_series"]
+__all__ = [
+    "PASSWORD",
+    "client_with_link",
+    "creator_client",
+    "entry_key",
+    "record",
+    "remember_link",
+    "start_series",
+]

@@ -6,14 +6,16 @@ import os
 import re
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
 from kozel_site import settings as project_settings
-from tests.conftest import PASSWORD, client_with_link
+from tests.conftest import PASSWORD, creator_client
 from tests.league_fixtures import fast_passwords, logged_in
+from tests.test_settings import production
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
 
@@ -81,9 +83,10 @@ def test_the_same_username_cannot_sign_up_twice(owner):
 
 
 def test_games_on_this_phone_stay_reachable_after_signing_up(quick_series):
-    client = client_with_link(quick_series)
+    client = creator_client(quick_series)
     signup(client)
-    response = client.get(f"/series/{quick_series.pk}/move/")
+    assert client.get(f"/series/{quick_series.pk}/").status_code == 200
+    response = client.get(f"/series/{quick_series.pk}/move/")  # and still this phone's to move
     assert response.status_code == 200
     assert b"You score in no league yet" in response.content
 
@@ -117,6 +120,50 @@ def test_a_lockout_is_per_account(owner, scorer):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         login(client, owner.username, "wrong")
     assert login(client, scorer.username, PASSWORD).status_code == 302
+
+
+# The lockout counts failures per username and client address: behind the TLS proxy the
+# connection's address is the proxy's for everybody, so the client's comes from X-Forwarded-For,
+# but only when a proxy is trusted to write it (TRUSTED_PROXY_COUNT).
+
+ATTACKER, OWNER_PHONE, PROXY = "203.0.113.9", "198.51.100.7", "10.0.0.2"
+
+
+def fail_until_locked(client: Client, username: str) -> None:
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(client, username, "wrong").status_code == 422
+    assert login(client, username, "wrong").status_code == 429  # the last failure allowed
+    assert login(client, username, PASSWORD).status_code == 429  # even the right password
+
+
+def test_without_a_trusted_proxy_x_forwarded_for_cannot_pass_for_the_owner(owner, settings):
+    settings.TRUSTED_PROXY_COUNT = 0
+    # The attacker claims to be the owner's phone: the claim is ignored.
+    attacker = Client(REMOTE_ADDR=ATTACKER, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    fail_until_locked(attacker, owner.username)
+    assert login(Client(REMOTE_ADDR=OWNER_PHONE), owner.username, PASSWORD).status_code == 302
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ATTACKER}
+
+
+def test_behind_a_trusted_proxy_the_owner_is_not_locked_out_by_someone_else(owner, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    # Both come through the proxy; the attacker also writes the owner's address in the header.
+    attacker = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=f"{OWNER_PHONE}, {ATTACKER}")
+    fail_until_locked(attacker, owner.username)
+    phone = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    assert login(phone, owner.username, PASSWORD).status_code == 302
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ATTACKER}
+
+
+def test_behind_a_trusted_proxy_two_clients_are_locked_separately(owner, scorer, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    first = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=ATTACKER)
+    second = Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=OWNER_PHONE)
+    fail_until_locked(first, scorer.username)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert login(second, scorer.username, "wrong").status_code == 422
+    assert login(second, scorer.username, PASSWORD).status_code == 302  # one short: not locked
+    assert login(first, scorer.username, PASSWORD).status_code == 429  # still locked
 
 
 def test_changing_the_password(owner):
@@ -176,6 +223,56 @@ def test_email_goes_to_the_console_unless_the_environment_says_otherwise():
     # Tests swap in the memory backend; the project's setting defaults to the console.
     expected = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
     assert expected == project_settings.EMAIL_BACKEND
+
+
+# A site that sends no mail (production without EMAIL_HOST) offers no password reset.
+
+
+@pytest.fixture
+def production_mail(monkeypatch, settings):
+    """The mail settings production has without a mail server, read from the settings module."""
+    values = production(monkeypatch)
+    settings.EMAIL_BACKEND = values["EMAIL_BACKEND"]
+    settings.PASSWORD_RESET_BY_EMAIL = values["PASSWORD_RESET_BY_EMAIL"]
+    settings.SUPPORT_CONTACT = ""
+    return settings
+
+
+def test_without_mail_the_reset_page_says_it_is_not_available(owner, production_mail):
+    owner.email = "olga@example.com"
+    owner.save()
+    client = Client()
+    page = client.get("/accounts/password/reset/").content.decode()
+    assert "This site sends no e-mail, so a password cannot be reset by e-mail here." in page
+    assert "ask whoever runs this site" in page
+    assert 'name="email"' not in page and "Send the link" not in page
+    response = client.post("/accounts/password/reset/", {"email": "olga@example.com"})
+    assert response.status_code == 200
+    assert "This site sends no e-mail" in response.content.decode()
+    assert mail.outbox == []
+    # The login page's "Forgot your password?" leads to that explanation.
+    login_page = client.get("/accounts/login/").content.decode()
+    assert 'href="/accounts/password/reset/"' in login_page
+
+
+def test_without_mail_the_account_page_says_how_to_get_help(owner, production_mail):
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "This site sends no e-mail, so a password cannot be reset by e-mail here." in page
+    assert "ask whoever runs this site" in page
+    production_mail.SUPPORT_CONTACT = "Olga <olga@example.org>"
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "For help with your account, ask Olga &lt;olga@example.org&gt;." in page
+    reset = Client().get("/accounts/password/reset/").content.decode()
+    assert "ask Olga &lt;olga@example.org&gt;." in reset
+
+
+def test_with_mail_the_account_page_says_where_the_reset_link_goes(owner):
+    assert "cannot be reset by e-mail" in logged_in(owner).get("/accounts/").content.decode()
+    owner.email = "olga@example.com"
+    owner.save()
+    page = logged_in(owner).get("/accounts/").content.decode()
+    assert "sends a link to choose a new one to olga@example.com" in page
+    assert "This site sends no e-mail" not in page
 
 
 def test_the_account_page_lists_the_leagues(league, owner):

@@ -4,6 +4,9 @@ Expected answers: outsiders get 404 everywhere; an anonymous visitor is sent to 
 league pages (``/leagues/...``, ``/series/<pk>/move/``) and gets 404 on a league's series pages,
 which are open only to members or link holders; a role too small gets 403 (viewers cannot
 score, scorers cannot manage the league). Whatever is refused changes nothing.
+
+A quick game is managed (its links renewed, moved into a league) only by whoever started it: a
+scoring link lets its holder score, not manage; a league role gives nothing in a quick game.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import pytest
 
 from scoring import leagues
 from scoring.models import Membership, Player, Role
-from tests.conftest import record
+from tests.conftest import client_with_link, creator_client, record, start_series
 from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
@@ -150,11 +153,12 @@ ACTIONS = [
         frozenset(SCORE),
         "404",
     ),
+    # A league's game is managed by whoever scores in the league (it has no creator to ask).
     Action(
         "renew a series link",
         series_url("links/"),
         lambda ctx: {"link": "watch"},
-        frozenset(MANAGE),
+        frozenset(SCORE),
         "404",
     ),
     # A league's series is in a league already: nobody may move it (422 with the reason).
@@ -259,3 +263,78 @@ def test_a_role_is_what_the_matrix_assumes(ctx):
         Membership.objects.filter(league=ctx["league"]).values_list("user__username", "role")
     )
     assert roles == {"olga": Role.OWNER, "sergei": Role.SCORER, "vika": Role.VIEWER}
+
+
+# A quick game: its creator, the holders of its links, league members and strangers ----------
+
+QUICK_WHO = (
+    "creator",  # the browser that started it, logged in as the league's scorer
+    "anonymous creator",  # the same browser before logging in
+    "score link",  # holds the scoring link, logged in as the league's owner
+    "watch link",  # holds the watching link, logged in as the league's owner
+    "league owner",  # no link: the game is not the league's
+    "league scorer",
+    "league viewer",
+    "outsider",
+    "anonymous",
+)
+QUICK_ACTIONS = {
+    # action: (path, data, {visitor: expected answer}); unlisted visitors get 404.
+    "renew the scoring link": (
+        "links/",
+        {"link": "score"},
+        {"creator": OK, "anonymous creator": OK, "score link": "403", "watch link": "403"},
+    ),
+    "renew the watching link": (
+        "links/",
+        {"link": "watch"},
+        {"creator": OK, "anonymous creator": OK, "score link": "403", "watch link": "403"},
+    ),
+    "move into the league": (
+        "move/",
+        None,  # the league's id
+        {
+            "creator": OK,
+            "anonymous creator": LOGIN,
+            "score link": "403",
+            "watch link": "403",
+            "anonymous": LOGIN,
+        },
+    ),
+}
+
+
+def quick_visitor(who: str, series, ctx):
+    """A browser for ``who``, seen from the quick game ``series``."""
+    users = {"league owner": "owner", "league scorer": "scorer", "league viewer": "viewer"}
+    if who in ("creator", "anonymous creator"):
+        client = creator_client(series)
+        if who == "creator":
+            client.force_login(ctx["scorer"])
+        return client
+    if who in ("score link", "watch link"):
+        client = client_with_link(series, getattr(series, f"{who.split()[0]}_token"))
+        client.force_login(ctx["owner"])
+        return client
+    return logged_in(ctx[users.get(who, who)])
+
+
+@pytest.mark.parametrize("who", QUICK_WHO)
+@pytest.mark.parametrize("action", QUICK_ACTIONS)
+def test_only_the_creator_manages_a_quick_game(ctx, action, who):
+    series = start_series(names=("Anna", "Boris", "Vera", "Gleb"))
+    path, data, answers = QUICK_ACTIONS[action]
+    client = quick_visitor(who, series, ctx)
+    before = league_snapshot(ctx["league"])
+    response = client.post(f"/series/{series.pk}/{path}", data or {"league": ctx["league"].pk})
+    want = answers.get(who, "404")
+    if want == OK:
+        assert response.status_code == 302, response.content[:300]
+        assert league_snapshot(ctx["league"]) != before, "an allowed action changed nothing"
+        return
+    if want == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == int(want)
+    assert league_snapshot(ctx["league"]) == before

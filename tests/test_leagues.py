@@ -192,47 +192,31 @@ def test_moving_a_quick_game_matches_players_by_name_and_creates_the_others(leag
     known = Player.objects.create(name="анна", league=league)
     quick = start_series(names=("Анна", "Boris", "Vera", "Gleb"))
     old_score, old_watch = quick.score_token, quick.watch_token
-    moved = leagues.series_move_to_league(
-        series=quick, league=league, user=scorer, score_token=old_score
-    )
+    moved = leagues.series_move_to_league(series=quick, league=league, user=scorer)
     seats = list(moved.seats.select_related("player").order_by("position"))
     assert moved.league == league
     assert seats[0].player == known
     assert all(seat.player.league == league for seat in seats)
     assert [seat.player.name for seat in seats[1:]] == ["Boris", "Vera", "Gleb"]
-    assert moved.score_token != old_score
-    assert moved.watch_token == old_watch
+    # Both links renewed: the league's members reach it by role, the quick game's table no more.
+    assert moved.score_token not in (old_score, old_watch)
+    assert moved.watch_token not in (old_score, old_watch, moved.score_token)
     assert not Player.objects.filter(league=None).exists()  # the quick game's players were spare
 
 
 def test_a_finished_quick_game_counts_in_the_league_after_the_move(league, owner):
     quick = finished(None)
-    leagues.series_move_to_league(
-        series=quick, league=league, user=owner, score_token=quick.score_token
-    )
+    leagues.series_move_to_league(series=quick, league=league, user=owner)
     quick.refresh_from_db()
     assert quick.league == league and quick.finished
     assert Player.objects.filter(league=league).count() == 4
-
-
-def test_moving_needs_the_score_link(league, scorer):
-    quick = start_series()
-    for token in (None, quick.watch_token, "guess"):
-        with pytest.raises(LeagueError):
-            leagues.series_move_to_league(
-                series=quick, league=league, user=scorer, score_token=token
-            )
-    quick.refresh_from_db()
-    assert quick.league is None
 
 
 def test_moving_needs_a_league_where_the_user_scores(league, viewer, outsider):
     quick = start_series()
     for user in (viewer, outsider):
         with pytest.raises(LeagueError):
-            leagues.series_move_to_league(
-                series=quick, league=league, user=user, score_token=quick.score_token
-            )
+            leagues.series_move_to_league(series=quick, league=league, user=user)
     assert Series.objects.get(pk=quick.pk).league is None
 
 
@@ -240,9 +224,7 @@ def test_a_league_series_cannot_be_moved_again(league, owner):
     other = leagues.league_create(name="Other", user=owner)
     series = start_series(league=league)
     with pytest.raises(LeagueError):
-        leagues.series_move_to_league(
-            series=series, league=other, user=owner, score_token=series.score_token
-        )
+        leagues.series_move_to_league(series=series, league=other, user=owner)
     assert Series.objects.get(pk=series.pk).league == league
 
 
@@ -251,9 +233,7 @@ def test_players_of_other_quick_games_stay_when_a_game_moves(league, owner):
     other = start_series(names=("Zoya", "Yan", "Xenia", "Wanda"))
     shared = other.seats.get(position=0).player
     quick.seats.filter(position=0).update(player=shared)
-    leagues.series_move_to_league(
-        series=quick, league=league, user=owner, score_token=quick.score_token
-    )
+    leagues.series_move_to_league(series=quick, league=league, user=owner)
     assert Player.objects.filter(pk=shared.pk, league=None).exists()
 
 

@@ -6,7 +6,6 @@ import pytest
 from django.test import Client
 
 from scoring import rules, services, throttle
-from scoring.middleware import client_address
 from scoring.models import MAX_DEALS, Deal, Series
 from scoring.replays import engine_series, row_values
 from tests.conftest import client_with_link, record
@@ -206,7 +205,3 @@ def test_a_league_rematch_is_not_limited(settings, league, scorer):
         series = finished_series(league=league, names=names)
         assert client.post(f"/series/{series.pk}/rematch/").status_code == 302
     assert Series.objects.filter(league=league, rematch_of__isnull=False).count() == 2
-
-
-def test_the_client_address_is_the_requests_remote_address(rf):
-    assert client_address(rf.get("/", REMOTE_ADDR="203.0.113.9")) == "203.0.113.9"

@@ -13,6 +13,7 @@ from django.urls import include, path
 from scoring.middleware import (
     REQUEST_ID_HEADER,
     PathArgumentsMiddleware,
+    RedactingFormatter,
     RequestContextFilter,
     id_param,
 )
@@ -25,7 +26,11 @@ def boom(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("the view broke for a visitor")
 
 
-urlpatterns = [path("boom/", boom), path("", include("kozel_site.urls"))]
+urlpatterns = [
+    path("boom/", boom),
+    path("public/<str:token>/boom/", lambda request, token: boom(request)),
+    path("", include("kozel_site.urls")),
+]
 
 
 @pytest.fixture
@@ -73,6 +78,23 @@ def test_an_error_for_a_visitor_is_logged_as_anonymous(broken_site, db, caplog):
         client.get("/boom/")
     record = next(r for r in caplog.records if r.name == "django.request")
     assert (record.path, record.user_id) == ("/boom/", "anonymous")
+
+
+def test_an_error_at_a_secret_link_is_logged_without_its_token(broken_site, db, caplog):
+    token = "Xq3-9_sEcReT0kenValue12345678"
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.ERROR, logger="django.request"):
+        assert client.get(f"/public/{token}/boom/?next=/join/{token}/").status_code == 500
+    record = next(r for r in caplog.records if r.name == "django.request")
+    assert record.path == "/public/[secret]/boom/"
+    # The line as the console handler writes it: message and traceback name the path too.
+    handler = next(
+        h for h in logging.getLogger().handlers if isinstance(h.formatter, RedactingFormatter)
+    )
+    line = handler.formatter.format(record)
+    assert token in record.getMessage()  # what the formatter had to take out
+    assert token not in line
+    assert "[secret]" in line and "the view broke" in line
 
 
 def test_records_outside_a_request_get_placeholders():

@@ -234,7 +234,10 @@ def test_a_game_link_opened_through_one_server_works_through_the_other(
     first, second = servers
     pk, token = quick_game
     phone = Browser()
-    assert phone.get(first, f"/join/{token}/")[0] == 302
+    status, _headers, page = phone.get(first, f"/join/{token}/")
+    assert status == 200  # asks first: opening a link changes nothing
+    confirm = {"csrfmiddlewaretoken": csrf_token(page)}
+    assert phone.post(first, f"/join/{token}/", confirm)[0] == 302
     assert Browser().get(second, f"/series/{pk}/")[0] == 404  # a stranger sees nothing
     status, _headers, page = phone.get(second, f"/series/{pk}/")
     assert status == 200

@@ -28,6 +28,10 @@ VARIABLES = [
     "STATIC_ROOT",
     "QUICK_GAMES_PER_SESSION",
     "QUICK_GAMES_PER_ADDRESS",
+    "TRUSTED_PROXY_COUNT",
+    "EMAIL_HOST",
+    "EMAIL_BACKEND",
+    "SUPPORT_CONTACT",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -123,6 +127,12 @@ def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be a logging level"),
         ({"QUICK_GAMES_PER_SESSION": "lots"}, "QUICK_GAMES_PER_SESSION must be a whole number"),
         ({"QUICK_GAMES_PER_ADDRESS": "0"}, "must be 1 or more"),
+        ({"TRUSTED_PROXY_COUNT": "one"}, "TRUSTED_PROXY_COUNT must be a whole number"),
+        ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT cannot be negative"),
+        (
+            {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"},
+            "password-reset links would land in the server's log",
+        ),
     ],
 )
 def test_a_bad_production_value_is_a_loud_error(monkeypatch, env, message):
@@ -155,3 +165,39 @@ def test_a_sqlite_test_database_is_a_file_of_its_own(monkeypatch):
 def test_the_test_database_name_can_be_chosen(monkeypatch):
     values = load(monkeypatch, TEST_DATABASE_NAME="/tmp/chosen.sqlite3")
     assert values["DATABASES"]["default"]["TEST"]["NAME"] == "/tmp/chosen.sqlite3"
+
+
+def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(monkeypatch):
+    assert load(monkeypatch)["TRUSTED_PROXY_COUNT"] == 0  # development: no proxy
+    assert production(monkeypatch)["TRUSTED_PROXY_COUNT"] == 1  # behind the TLS proxy
+    assert production(monkeypatch, SECURE_PROXY_SSL_HEADER="false")["TRUSTED_PROXY_COUNT"] == 0
+    assert production(monkeypatch, TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
+    values = production(monkeypatch)
+    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_address"
+    assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+
+
+def test_production_without_a_mail_server_sends_no_mail_and_offers_no_reset(monkeypatch):
+    values = production(monkeypatch)
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is False
+
+
+def test_production_with_a_mail_server_sends_reset_links_by_smtp(monkeypatch):
+    values = production(monkeypatch, EMAIL_HOST="smtp.example.org", SUPPORT_CONTACT=" Olga ")
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is True
+    assert values["SUPPORT_CONTACT"] == "Olga"
+    other = production(monkeypatch, EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend")
+    assert other["PASSWORD_RESET_BY_EMAIL"] is True
+
+
+def test_development_prints_mail_to_the_console(monkeypatch):
+    values = load(monkeypatch)
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is True
+
+
+def test_log_lines_go_through_the_redacting_formatter(monkeypatch):
+    formatter = production(monkeypatch)["LOGGING"]["formatters"]["context"]
+    assert formatter["class"] == "scoring.middleware.RedactingFormatter"

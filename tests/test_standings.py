@@ -265,7 +265,7 @@ def test_a_finished_game_moved_in_counts_though_it_finished_before_the_others(
     Series.objects.filter(pk=quick.pk).update(finished_at=datetime(2020, 1, 1, tzinfo=UTC))
     stored(league)
     quick.refresh_from_db()
-    series_move_to_league(series=quick, league=league, user=owner, score_token=quick.score_token)
+    series_move_to_league(series=quick, league=league, user=owner)
     after = stored(league)
     assert after["series"] == 4
     assert after == full_count(league)

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import leagues
 from scoring.models import League, Membership, Player, Role, Series, StandingsSnapshot
-from tests.conftest import client_with_link, start_series
+from tests.conftest import client_with_link, creator_client, start_series
 from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
@@ -425,9 +425,9 @@ def test_a_made_up_share_link_is_404(db):
 # Moving a quick game into a league ---------------------------------------------------------
 
 
-def test_whoever_holds_the_score_link_moves_the_game_after_logging_in(league, scorer):
+def test_the_creator_moves_the_game_after_logging_in(league, scorer):
     quick = start_series()
-    client = client_with_link(quick)
+    client = creator_client(quick)
     client.force_login(scorer)
     page = html(client.get(f"/series/{quick.pk}/move/"))
     assert "Kitchen table" in page
@@ -436,6 +436,22 @@ def test_whoever_holds_the_score_link_moves_the_game_after_logging_in(league, sc
     quick.refresh_from_db()
     assert quick.league == league
     assert client.get(f"/series/{quick.pk}/").status_code == 200  # as a member now
+
+
+def test_after_the_move_the_quick_games_old_links_stop_working(league, owner):
+    quick = start_series()
+    old_score, old_watch = quick.score_token, quick.watch_token
+    creator = creator_client(quick)
+    scorer_phone = client_with_link(quick)
+    watcher = client_with_link(quick, old_watch)
+    creator.force_login(owner)
+    assert creator.post(f"/series/{quick.pk}/move/", {"league": league.pk}).status_code == 302
+    for phone in (scorer_phone, watcher):
+        assert phone.get(f"/series/{quick.pk}/").status_code == 404
+        live = phone.get(f"/series/{quick.pk}/live/", headers={"HX-Request": "true"})
+        assert live.status_code == 286 and "This link no longer works" in html(live)
+    for token in (old_score, old_watch):
+        assert Client().get(f"/join/{token}/").status_code == 404
 
 
 def test_moving_asks_an_anonymous_holder_to_log_in(quick_series):
@@ -451,12 +467,21 @@ def test_a_watcher_cannot_move_the_game(quick_series, scorer, league):
     assert Series.objects.get(pk=quick_series.pk).league is None
 
 
+def test_a_score_link_holder_cannot_move_the_game(quick_series, scorer, league):
+    client = client_with_link(quick_series)
+    client.force_login(scorer)
+    assert "/move/" not in html(client.get(f"/series/{quick_series.pk}/"))
+    assert client.get(f"/series/{quick_series.pk}/move/").status_code == 403
+    assert client.post(f"/series/{quick_series.pk}/move/", {"league": league.pk}).status_code == 403
+    assert Series.objects.get(pk=quick_series.pk).league is None
+
+
 def test_someone_without_the_link_gets_404(quick_series, scorer):
     assert logged_in(scorer).get(f"/series/{quick_series.pk}/move/").status_code == 404
 
 
 def test_only_leagues_where_the_user_scores_are_offered(quick_series, league, viewer):
-    client = client_with_link(quick_series)
+    client = creator_client(quick_series)
     client.force_login(viewer)
     page = html(client.get(f"/series/{quick_series.pk}/move/"))
     assert "You score in no league yet" in page

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Series
-from tests.conftest import client_with_link, entry_key, record, start_series
+from tests.conftest import client_with_link, creator_client, entry_key, record, start_series
 from tests.table_fixtures import (
     THREE,
     assert_stored_matches_replay,
@@ -75,7 +75,7 @@ def test_home_offers_to_go_back_to_the_newest_game_while_it_is_on(db):
     older = finished(start_series(names=("Dima", "Egor", "Fima", "Gosha")))
     newest = start_series()
     client = client_with_link(older)
-    client.get(f"/join/{newest.score_token}/")
+    client.post(f"/join/{newest.score_token}/")
     home = html(client.get("/"))
     assert re.search(rf'<a class="button again" href="/series/{newest.pk}/">', home)
     assert "Back to the game" in home and "Same table again" not in home
@@ -85,7 +85,7 @@ def test_same_table_again_opens_the_new_game_form_filled_in_from_the_newest_game
     older = start_series(names=("Dima", "Egor", "Fima", "Gosha"))
     newest = finished(start_series(first_dealer=3, ruleset=rules.PRESETS["eggs-stacking"]))
     client = client_with_link(older)
-    client.get(f"/join/{newest.score_token}/")
+    client.post(f"/join/{newest.score_token}/")
     home = html(client.get("/"))
     link = re.search(r'href="(/new/\?again=\d+)"', home)
     assert link and link.group(1) == f"/new/?again={newest.pk}"
@@ -779,33 +779,138 @@ def test_the_live_view_answers_204_until_something_changes(quick_series):
 
 
 def test_revoking_the_scoring_link_locks_out_whoever_holds_it(quick_series):
-    owner, friend = client_with_link(quick_series), client_with_link(quick_series)
-    response = owner.post(url(quick_series, "links/"), {"link": "score"})
+    creator, friend = creator_client(quick_series), client_with_link(quick_series)
+    response = creator.post(url(quick_series, "links/"), {"link": "score"})
     assert response.status_code == 302
     assert friend.get(url(quick_series)).status_code == 404
-    assert friend.get(f"/join/{Series.objects.get().score_token}/").status_code == 302
-    assert owner.get(url(quick_series)).status_code == 200
-    assert 'name="entry_key"' in html(owner.get(url(quick_series)))
+    assert friend.post(f"/join/{Series.objects.get().score_token}/").status_code == 302
+    assert creator.get(url(quick_series)).status_code == 200
+    assert 'name="entry_key"' in html(creator.get(url(quick_series)))
 
 
 def test_revoking_the_watching_link_locks_out_the_watchers_only(quick_series):
-    owner = client_with_link(quick_series)
+    creator = creator_client(quick_series)
     watcher = client_with_link(quick_series, quick_series.watch_token)
-    owner.post(url(quick_series, "links/"), {"link": "watch"})
+    creator.post(url(quick_series, "links/"), {"link": "watch"})
     assert watcher.get(url(quick_series)).status_code == 404
-    assert owner.get(url(quick_series)).status_code == 200
+    assert creator.get(url(quick_series)).status_code == 200
 
 
 def test_a_malformed_link_choice_changes_nothing(quick_series):
     before = db_snapshot()
-    response = client_with_link(quick_series).post(url(quick_series, "links/"), {"link": "both"})
+    response = creator_client(quick_series).post(url(quick_series, "links/"), {"link": "both"})
     assert response.status_code == 422
     assert db_snapshot() == before
 
 
+def test_the_score_link_scores_but_cannot_renew_the_links(quick_series):
+    """A shared score link is no master key: it records deals, the links stay the creator's."""
+    creator, friend = creator_client(quick_series), client_with_link(quick_series)
+    page = html(friend.get(url(quick_series)))
+    assert 'name="entry_key"' in page
+    assert "Share this game" not in page and "/links/" not in page and "/move/" not in page
+    assert "Share this game" in html(creator.get(url(quick_series)))
+    before = db_snapshot()
+    for link in ("score", "watch"):
+        assert friend.post(url(quick_series, "links/"), {"link": link}).status_code == 403
+    assert db_snapshot() == before
+    assert creator.get(url(quick_series)).status_code == 200
+    assert play(friend, quick_series, points_0="70").status_code == 302
+
+
+def test_the_browser_that_starts_a_game_manages_it(db):
+    client = Client()
+    response = client.post(
+        "/new/",
+        {"mode": "duel", "player_0": "Anna", "player_1": "Boris", "first_dealer": "0"}
+        | {"preset": "classic"},
+    )
+    series = Series.objects.get()
+    assert response["Location"] == url(series)
+    assert "Share this game" in html(client.get(url(series)))
+    assert client.post(url(series, "links/"), {"link": "score"}).status_code == 302
+    assert 'name="entry_key"' in html(client.get(url(series)))  # the new score link, remembered
+
+
+def test_the_account_that_started_a_game_manages_it_from_another_phone(quick_series, owner):
+    Series.objects.filter(pk=quick_series.pk).update(created_by=owner)
+    phone = client_with_link(quick_series, quick_series.watch_token)
+    assert "Share this game" not in html(phone.get(url(quick_series)))
+    phone.force_login(owner)
+    assert "Share this game" in html(phone.get(url(quick_series)))
+    assert phone.post(url(quick_series, "links/"), {"link": "watch"}).status_code == 302
+
+
+def test_the_creator_is_never_locked_out_by_a_renewal_elsewhere(quick_series, owner):
+    Series.objects.filter(pk=quick_series.pk).update(created_by=owner)
+    phone = creator_client(quick_series)
+    laptop = logged_in(owner)  # the same account, no link at all
+    assert laptop.post(url(quick_series, "links/"), {"link": "score"}).status_code == 302
+    assert 'name="entry_key"' in html(phone.get(url(quick_series)))  # the old link, but its own
+    assert f'href="/series/{quick_series.pk}/"' in html(phone.get("/"))
+    assert Client().get(url(quick_series)).status_code == 404
+
+
+def test_a_rematch_keeps_its_creator_whoever_taps_it(quick_series, owner, scorer):
+    Series.objects.filter(pk=quick_series.pk).update(created_by=owner)
+    creator, friend = creator_client(quick_series), client_with_link(quick_series)
+    friend.force_login(scorer)
+    record(quick_series, (0, 120), (False, True))
+    record(quick_series, (0, 120), (False, True))
+    rematch_url = friend.post(url(quick_series, "rematch/"))["Location"]
+    rematch = Series.objects.get(rematch_of=quick_series)
+    assert rematch.created_by == owner  # not the friend who tapped
+    assert "Share this game" not in html(friend.get(rematch_url))
+    assert friend.post(url(rematch, "links/"), {"link": "score"}).status_code == 403
+    creator.get(url(quick_series))  # the creator's phone follows the table to the rematch
+    assert "Share this game" in html(creator.get(rematch_url))
+    assert creator.post(url(rematch, "links/"), {"link": "score"}).status_code == 302
+
+
+def test_a_creator_who_taps_rematch_manages_the_rematch(quick_series):
+    creator = creator_client(quick_series)
+    record(quick_series, (0, 120), (False, True))
+    record(quick_series, (0, 120), (False, True))
+    rematch_url = creator.post(url(quick_series, "rematch/"))["Location"]
+    assert "Share this game" in html(creator.get(rematch_url))
+
+
+@pytest.mark.parametrize("kind", ["score", "watch"])
+def test_opening_a_link_asks_first_and_changes_nothing(quick_series, kind):
+    token = getattr(quick_series, f"{kind}_token")
+    client = Client()
+    page = client.get(f"/join/{token}/")
+    assert page.status_code == 200
+    text = html(page)
+    assert "Anna · Boris · Vera · Gleb" in text
+    assert f'<form method="post" action="/join/{token}/">' in text
+    assert "csrfmiddlewaretoken" in text
+    assert client.get(url(quick_series)).status_code == 404  # the GET remembered nothing
+    assert "series_links" not in client.session
+    response = client.post(f"/join/{token}/")
+    assert response["Location"] == url(quick_series)
+    board = html(client.get(url(quick_series)))
+    assert ('name="entry_key"' in board) == (kind == "score")
+
+
+def test_confirming_a_link_needs_the_csrf_token(quick_series):
+    client = Client(enforce_csrf_checks=True)
+    assert client.post(f"/join/{quick_series.score_token}/").status_code == 403
+    assert client.get(url(quick_series)).status_code == 404
+
+
+def test_a_phone_holding_the_link_goes_straight_in(quick_series):
+    scorer = client_with_link(quick_series)
+    for token in (quick_series.score_token, quick_series.watch_token):
+        assert scorer.get(f"/join/{token}/")["Location"] == url(quick_series)
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    assert watcher.get(f"/join/{quick_series.watch_token}/")["Location"] == url(quick_series)
+    assert watcher.get(f"/join/{quick_series.score_token}/").status_code == 200  # asks first
+
+
 def test_opening_the_watching_link_keeps_a_scoring_link_this_phone_holds(quick_series):
     client = client_with_link(quick_series)
-    client.get(f"/join/{quick_series.watch_token}/")
+    client.post(f"/join/{quick_series.watch_token}/")
     assert 'name="entry_key"' in html(client.get(url(quick_series)))
 
 

@@ -1,11 +1,13 @@
 """Accounts: sign up here; log in, log out and the password flows are Django's own views.
 
 Failed logins are counted by django-axes (settings): after too many, the login answers with
-``accounts/locked_out.html``.
+``accounts/locked_out.html``. A site that sends no mail (``PASSWORD_RESET_BY_EMAIL`` off) offers
+no password reset: its page says so and who to ask for help instead.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth
@@ -57,13 +59,22 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", context, status=status)
 
 
+def _help() -> dict:
+    """What the account pages say about a forgotten password and where to get help."""
+    return {
+        "reset_by_email": settings.PASSWORD_RESET_BY_EMAIL,
+        "support_contact": settings.SUPPORT_CONTACT,
+    }
+
+
 @require_GET
 def account(request: HttpRequest) -> HttpResponse:
     """Your account: leagues, password; or the way to log in."""
     if not request.user.is_authenticated:
         return redirect("login")
     memberships = league_selectors.user_memberships(request.user)
-    return render(request, "registration/account.html", {"memberships": memberships})
+    context = {"memberships": memberships, **_help()}
+    return render(request, "registration/account.html", context)
 
 
 class Unprocessable:
@@ -84,7 +95,11 @@ class PasswordChangeView(Unprocessable, auth.PasswordChangeView):
 
 
 class PasswordResetView(Unprocessable, auth.PasswordResetView):
-    pass
+    def dispatch(self, request, *args, **kwargs):
+        if not settings.PASSWORD_RESET_BY_EMAIL:
+            # No form to fill in for a mail that never comes: say so, and who can help.
+            return render(request, "registration/password_reset_unavailable.html", _help())
+        return super().dispatch(request, *args, **kwargs)
 
 
 class PasswordResetConfirmView(Unprocessable, auth.PasswordResetConfirmView):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import league_selectors, leagues, rules, standings
-from scoring.access import SESSION_LINKS, league_for, series_access
+from scoring.access import league_for, series_access
 from scoring.league_forms import (
     HeadToHeadForm,
     InviteForm,
@@ -414,11 +414,11 @@ def public_history(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def series_move(request: HttpRequest, pk: int) -> HttpResponse:
-    """Move a quick game whose score link this browser holds into one of the user's leagues."""
+    """Move a quick game this browser or user started into one of the user's leagues."""
     series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
     access = series_access(request, series)
     if series.league_id is None and not access.can_manage:
-        raise PermissionDenied(_("Only whoever holds the scoring link can move this game."))
+        raise PermissionDenied(_("Only whoever started this game can move it."))
     choices = league_selectors.scoring_leagues(request.user)
     form = MoveForm(request.POST or None, leagues=choices)
     status = 200
@@ -429,11 +429,8 @@ def series_move(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method == "POST":
         if form.is_valid():
             league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
-            token = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
             try:
-                leagues.series_move_to_league(
-                    series=series, league=league, user=request.user, score_token=token
-                )
+                leagues.series_move_to_league(series=series, league=league, user=request.user)
             except LeagueError as refused:
                 error = str(refused)
             else:

@@ -20,10 +20,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from scoring import rules, selectors, services
 from scoring.access import (
     SCORE,
+    SESSION_CREATED,
     SESSION_LINKS,
+    WATCH,
     SeriesAccess,
     league_for,
     league_role,
+    remember_created,
     remember_link,
     series_access,
 )
@@ -108,7 +111,8 @@ def _full_notice() -> str:
 
 def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | None:
     """The rematch of a finished series, if one was started; a phone that holds a link to this
-    series gets the same kind of link to the rematch (scoring or watching): the same table."""
+    series gets the same kind of link to the rematch (scoring or watching): the same table. The
+    game's creator stays its creator, whoever tapped "Rematch"."""
     rematch = access.series.rematches.order_by("pk").first()
     if rematch is None or rematch.league_id is not None or access.link is None:
         return rematch
@@ -116,6 +120,8 @@ def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | No
     held = request.session.get(SESSION_LINKS, {}).get(str(rematch.pk))
     if held not in (token, rematch.score_token):  # never a watch link over a score link
         remember_link(request, rematch, token)
+    if access.can_manage and rematch.pk not in request.session.get(SESSION_CREATED, []):
+        remember_created(request, rematch)
     return rematch
 
 
@@ -191,6 +197,8 @@ def series_new(request: HttpRequest) -> HttpResponse:
             if league is None:
                 quick_game_started(request)
             remember_link(request, series, series.score_token)
+            if league is None:
+                remember_created(request, series)
             return redirect(series)
         status = UNPROCESSABLE
     else:
@@ -436,6 +444,8 @@ def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
     if quick:
         quick_game_started(request)
     remember_link(request, rematch, rematch.score_token)
+    if access.can_manage and rematch.league_id is None:
+        remember_created(request, rematch)  # the same table: whoever managed it manages this one
     if request.htmx:
         return HttpResponseClientRedirect(rematch.get_absolute_url())
     return redirect(rematch)
@@ -449,7 +459,7 @@ def series_live(request: HttpRequest, pk: int) -> HttpResponse:
     286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
     does not exist gets the same answer, so it tells nothing about which series exist.
     """
-    fields = ("league_id", "score_token", "watch_token", "version")
+    fields = ("league_id", "created_by_id", "score_token", "watch_token", "version")
     series = Series.objects.only(*fields).filter(pk=pk).first()
     try:
         if series is None:
@@ -464,16 +474,38 @@ def series_live(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_board(request, selectors.series_for_request(request, pk))
 
 
-@require_GET
+def _held_link(request: HttpRequest, series: Series) -> str | None:
+    """SCORE or WATCH: the live link to ``series`` this browser holds already, if any."""
+    held = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
+    if held and held == series.score_token:
+        return SCORE
+    if held and held == series.watch_token:
+        return WATCH
+    return None
+
+
+@require_http_methods(["GET", "POST"])
 def link_join(request: HttpRequest, token: str) -> HttpResponse:
-    """Open a series through its score or watch link, and remember the link in this browser."""
+    """A score or watch link: a page with one button that opens the game and remembers the link.
+
+    Opening it (GET) changes nothing, so a link preview, a prefetch or a crawler cannot take a
+    link into a session; a browser that holds this link, or the score link, goes straight in.
+    """
     series = Series.objects.filter(score_token=token).first() or get_object_or_404(
         Series, watch_token=token
     )
-    # A watching link never takes away the scoring link this browser already holds.
-    if request.session.get(SESSION_LINKS, {}).get(str(series.pk)) != series.score_token:
+    kind = SCORE if token == series.score_token else WATCH
+    held = _held_link(request, series)
+    if held in (SCORE, kind):
+        return redirect(series)
+    if request.method == "POST":
         remember_link(request, series, token)
-    return redirect(series)
+        return redirect(series)
+    names = [
+        seat.player.name for seat in series.seats.select_related("player").order_by("position")
+    ]
+    context = {"series": series, "names": names, "kind": kind, "token": token}
+    return render(request, "scoring/join.html", context)
 
 
 @require_POST
@@ -481,7 +513,7 @@ def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
     access = selectors.series_for_request(request, pk)
     if not access.can_manage:
-        raise PermissionDenied(_("Only the series' owner can change its links."))
+        raise PermissionDenied(_("Only whoever started this game can change its links."))
     which = request.POST.get("link")
     if which not in ("score", "watch"):
         return _render_board(

@@ -75,6 +75,15 @@ class Tab:
         )
         return response
 
+    def open_link(self, token: str) -> None:
+        """Open a game's score or watch link as a person does: the link, then its one button
+        (a phone that holds the link already goes straight to the game)."""
+        self.goto(f"/join/{token}/")
+        button = self.page.locator(f'form[action="/join/{token}/"] button[type=submit]')
+        if button.count():
+            with self.page.expect_navigation():
+                button.click()
+
     def login(self, user) -> None:
         """Log this tab in as ``user`` (the login form has its own test; this is the fast way)."""
         client = Client()

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scoring import leagues
 from tests.browser.data import a_league
 from tests.conftest import PASSWORD, make_user
 
@@ -66,3 +67,21 @@ def test_a_member_logs_in_reads_the_standings_and_shares_them_with_a_logged_out_
     # The member pages stay closed to that phone: it is sent to log in.
     stranger.goto(f"/leagues/{league.pk}/standings/")
     expect(stranger.page).to_have_url(re.compile(r"/accounts/login/\?next="))
+
+
+def test_the_buttons_on_pages_opened_through_a_secret_link_work(open_tab):
+    """An invite or a public link: its page's forms post (a no-referrer page posts Origin: null,
+    which the CSRF check refuses)."""
+    league = a_league(make_user("olga"), series=1)
+    league = leagues.share_renew(league=leagues.invite_renew(league=league))
+    newcomer = open_tab()
+    newcomer.login(make_user("nina"))
+    newcomer.goto(f"/invite/{league.invite_token}/")
+    newcomer.page.get_by_role("button", name="Join").click()
+    expect(newcomer.page.get_by_role("heading", name="Thursday club", level=1)).to_be_visible()
+    assert league.memberships.filter(user__username="nina").exists()
+
+    stranger = open_tab()
+    stranger.goto(f"/public/{league.share_token}/")
+    stranger.page.get_by_role("button", name="Русский").click()
+    expect(stranger.page.get_by_role("button", name="English")).to_be_visible()

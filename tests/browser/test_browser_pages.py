@@ -45,7 +45,7 @@ def main_page(name: str):
 
 
 def join(tab: Tab, series: Series, *, watch: bool = False) -> None:
-    tab.goto(f"/join/{series.watch_token if watch else series.score_token}/")
+    tab.open_link(series.watch_token if watch else series.score_token)
 
 
 @main_page("home")
@@ -106,6 +106,11 @@ def _goat(tab: Tab) -> None:
 @main_page("watching")
 def _watching(tab: Tab) -> None:
     join(tab, played(start_series()), watch=True)
+
+
+@main_page("join")
+def _join(tab: Tab) -> None:
+    tab.goto(f"/join/{played(start_series()).score_token}/")  # the page that asks first
 
 
 @main_page("deal-edit")

@@ -140,7 +140,7 @@ def test_bad_input_in_the_deal_form_shows_its_message_and_records_nothing(tab):
     series = start_series()
     version = series.version
     page = tab.page
-    tab.goto(f"/join/{series.score_token}/")
+    tab.open_link(series.score_token)
     form = page.locator("form.deal-form")
 
     with tab.expecting(422):
@@ -175,12 +175,12 @@ def test_a_spectator_sees_a_deal_appear_after_another_phone_records_it(open_tab)
     series = start_series()
     record(series, (70, 50))
     scorer, spectator = open_tab(), open_tab()
-    spectator.goto(f"/join/{series.watch_token}/")
+    spectator.open_link(series.watch_token)
     expect(totals(spectator.page)).to_have_text(["0", "2"])
     expect(spectator.page.locator("form.deal-form")).to_have_count(0)
     expect(spectator.page.get_by_role("link", name="Edit deal 1")).to_have_count(0)
 
-    scorer.goto(f"/join/{series.score_token}/")
+    scorer.open_link(series.score_token)
     record_deal(scorer.page, {"Anna & Vera": "20"})
     expect(totals(scorer.page)).to_have_text(["4", "2"])
 
@@ -209,7 +209,7 @@ def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(o
 def test_deal_entry_works_with_the_keyboard_alone(tab):
     series = start_series()
     page = tab.page
-    tab.goto(f"/join/{series.score_token}/")
+    tab.open_link(series.score_token)
     first = points(page, "Anna & Vera")
 
     # From the top of the page, Tab reaches the points field.
@@ -244,7 +244,7 @@ def test_deal_entry_works_with_the_keyboard_alone(tab):
 def test_the_card_counter_fills_in_the_points_of_both_sides(tab):
     series = start_series()
     page = tab.page
-    tab.goto(f"/join/{series.score_token}/")
+    tab.open_link(series.score_token)
     page.get_by_text("Count cards for Anna & Vera").click()
     # Two aces, a ten, a king and a jack: 11 + 11 + 10 + 4 + 2 = 38, so the others have 82.
     page.get_by_label("A", exact=True).fill("2")

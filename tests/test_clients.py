@@ -1,0 +1,54 @@
+"""The client's address: REMOTE_ADDR, or the trusted proxies' X-Forwarded-For entry."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import RequestFactory
+
+from scoring.clients import client_address
+
+
+def request(remote="10.0.0.2", forwarded=None):
+    extra = {"REMOTE_ADDR": remote}
+    if forwarded is not None:
+        extra["HTTP_X_FORWARDED_FOR"] = forwarded
+    return RequestFactory().get("/", **extra)
+
+
+@pytest.mark.parametrize("forwarded", [None, "", "198.51.100.7", "198.51.100.7, 203.0.113.9"])
+def test_without_a_trusted_proxy_the_header_is_ignored(settings, forwarded):
+    settings.TRUSTED_PROXY_COUNT = 0
+    assert client_address(request("203.0.113.1", forwarded)) == "203.0.113.1"
+
+
+@pytest.mark.parametrize(
+    ("count", "forwarded", "expected"),
+    [
+        (1, "203.0.113.9", "203.0.113.9"),
+        # What the client wrote itself stands left of what the proxy appended.
+        (1, "198.51.100.7, 203.0.113.9", "203.0.113.9"),
+        (1, "198.51.100.7,203.0.113.9", "203.0.113.9"),
+        (2, "198.51.100.7, 203.0.113.9, 10.0.0.1", "203.0.113.9"),
+        (1, "2001:db8::1", "2001:db8::1"),
+        (1, "[2001:db8::1]:4711", "2001:db8::1"),
+        (1, "203.0.113.9:4711", "203.0.113.9"),
+        # Not through every trusted proxy, or nonsense: the connection's own address.
+        (1, None, "10.0.0.2"),
+        (1, "", "10.0.0.2"),
+        (2, "203.0.113.9", "10.0.0.2"),
+        (1, "unknown", "10.0.0.2"),
+        (1, "203.0.113.9, <script>", "10.0.0.2"),
+    ],
+)
+def test_behind_trusted_proxies_the_entry_the_outermost_one_added_is_the_client(
+    settings, count, forwarded, expected
+):
+    settings.TRUSTED_PROXY_COUNT = count
+    assert client_address(request("10.0.0.2", forwarded)) == expected
+
+
+def test_axes_asks_the_same_function(settings):
+    from axes.helpers import get_client_ip_address
+
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert get_client_ip_address(request("10.0.0.2", "1.2.3.4, 203.0.113.9")) == "203.0.113.9"
