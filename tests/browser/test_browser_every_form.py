@@ -7,10 +7,11 @@ is submitted all the same, so a new form on a listed page is exercised without t
 file; one that needs more than the generic filling (an empty field filled, the page's own
 choices kept) answers 422 and fails here until it gets a filler.
 
-Every submission starts from a fresh world (league, games, links made again) and a freshly set-up
-browser (cookies cleared, logged in again, links opened again), so no form sees another's effect:
-leaving a league, logging out or renewing a link hides nothing that comes after it. Each account
-has its own browser context, as each person has their own phone.
+Every submission of a page's own forms starts from a fresh world (league, games, links made
+again) and a freshly set-up browser (cookies cleared; a session made by Django, logged in and
+holding the account's links), so no form sees another's effect: leaving a league or renewing a
+link hides nothing that comes after it. The forms of every page, the language switch and logging
+out, come last. Each account has its own browser context, as each person has their own phone.
 
 A submission fails the test when the form's answer or the page it leads to is a 4xx or 5xx the
 test did not announce (``refused_on_purpose``: the only owner leaving), or the browser reports an
@@ -28,8 +29,10 @@ from functools import cached_property
 from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
+from django.test import Client
 from django.urls import resolve, reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -43,6 +46,7 @@ from tests.conftest import PASSWORD, make_user, record, start_series
 
 pytestmark = pytest.mark.browser
 
+BACKEND = "django.contrib.auth.backends.ModelBackend"
 POST_FORMS = "form[method=post i]"
 SUBMITS = "button:not([type=button]):not([type=reset]), input[type=submit]"
 
@@ -118,7 +122,7 @@ ACCOUNTS = {
     "owner": Account("olga", holds=lambda world: [world.quick]),
     "scorer": Account("sergei"),
     "viewer": Account("vika"),
-    # An account outside the league, with its invite link.
+    # An account outside the league, with its invite link: it taps Join in its own browser.
     "newcomer": Account("nina"),
 }
 
@@ -166,7 +170,7 @@ LEAGUE_OWNER_FORMS = {
 
 PAGES = [
     # The table.
-    page("home", lambda w: "/", anonymous=(), scorekeeper=(), owner=()),
+    page("home", lambda w: "/", scorekeeper=(), owner=()),
     page("new game", lambda w: "/new/", anonymous={"series_new"}, owner={"series_new"}),
     page(
         "new league series",
@@ -208,7 +212,7 @@ PAGES = [
         scorer={"deal_edit"},
     ),
     # History.
-    page("history", lambda w: "/history/", scorekeeper=(), owner=()),
+    page("history", lambda w: "/history/", owner=()),
     page("score sheet", lambda w: reverse("series_sheet", args=[w.done.pk]), viewer=()),
     page(
         "player",
@@ -217,10 +221,10 @@ PAGES = [
     ),
     # Leagues.
     page("move a game", lambda w: reverse("series_move", args=[w.quick.pk]), owner={"series_move"}),
-    page("leagues", lambda w: "/leagues/", owner=(), newcomer=()),
+    page("leagues", lambda w: "/leagues/", newcomer=()),
     page("new league", lambda w: "/leagues/new/", owner={"league_new"}, newcomer={"league_new"}),
-    page("league", league_url("league_detail"), owner=(), scorer=(), viewer=()),
-    page("standings", league_url("league_standings"), owner=(), viewer=()),
+    page("league", league_url("league_detail"), owner=(), viewer=()),
+    page("standings", league_url("league_standings"), viewer=()),
     page("head to head", league_url("league_head_to_head"), viewer=()),
     page(
         "members",
@@ -290,7 +294,7 @@ def refused_on_purpose(account: Account, name: str, kwargs: dict) -> int | None:
 _words = (f"Name{n}" for n in itertools.count(1))
 
 
-def fill_generic(form: Locator, account: Account) -> None:
+def fill_generic(form: Locator) -> None:
     """Fill every empty visible field with a valid value and tick a choice in every radio group
     that has none; keep what the page filled in or chose itself."""
     for control in form.locator("input:visible, textarea:visible").all():
@@ -318,17 +322,18 @@ def fill_generic(form: Locator, account: Account) -> None:
     )
 
 
-def fill_deal(form: Locator, account: Account) -> None:
+def fill_deal(form: Locator) -> None:
     """One side's card points; the other side gets the rest of 120."""
     form.locator("input[data-points]").first.fill("40")
 
 
-def fill_login(form: Locator, account: Account) -> None:
+def fill_login(form: Locator) -> None:
     form.locator("[name=username]").fill("vika")
     form.locator("[name=password]").fill(PASSWORD)
 
 
-FILLERS: dict[str, Callable[[Locator, Account], None]] = {
+# Forms the generic filling cannot fill, by URL name.
+FILLERS: dict[str, Callable[[Locator], None]] = {
     "deal_record": fill_deal,
     "login": fill_login,
 }
@@ -371,8 +376,8 @@ def submissions(forms: list[tuple[str, str, int, bool]]) -> list[Submission]:
     return result
 
 
-# What these forms change is the browser's cookies only: the world after them is as good as new.
-DATA_UNTOUCHED = {"set_language", "logout"}
+# The forms of every page (base.html), submitted after the page's own, in this order.
+LAST = {"set_language": 1, "logout": 2}
 
 
 class Crawler:
@@ -384,14 +389,24 @@ class Crawler:
         self._last: dict[str, str] = {}  # account -> its last submission, for late problems
 
     def open(self, page: Page, account_name: str, world: World) -> None:
-        """This account's phone set up afresh (cookies, login, links held) and on the page."""
+        """This account's phone set up afresh (cookies, login, links held) and on the page.
+
+        The session is made by Django's test client (logged in, the links opened) and handed
+        to the browser as its cookie: the login form and the links have their own submissions.
+        """
         tab, account = self.tabs[account_name], ACCOUNTS[account_name]
         self.collect(account_name)
         tab.context.clear_cookies()
+        client = Client()
         if account.username:
-            tab.login(user(account.username))
+            client.force_login(user(account.username), backend=BACKEND)
         for series in account.holds(world):
-            tab.goto(reverse("link_join", args=[series.score_token]))
+            client.get(reverse("link_join", args=[series.score_token]))
+        if settings.SESSION_COOKIE_NAME in client.cookies:
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+            tab.context.add_cookies(
+                [{"name": cookie.key, "value": cookie.value, "url": tab.url("/")}]
+            )
         tab.goto(page.path(world))
 
     def collect(self, account_name: str) -> None:
@@ -416,10 +431,15 @@ class Crawler:
             self.failures.append(
                 f"{page.name} as {account_name}: no form for {', '.join(sorted(missing))}"
             )
+        # The page's own forms first, in page order, each in a fresh world; then the language
+        # switch, which changes nothing but a cookie: the same page is loaded again, now in the
+        # other language, and logging out comes last.
+        found.sort(key=lambda submission: LAST.get(submission.url_name, 0))
         for number, submission in enumerate(found):
-            if number:
-                if found[number - 1].url_name not in DATA_UNTOUCHED:
-                    world = World()
+            if number and found[number - 1].url_name == "set_language":
+                self.tabs[account_name].goto(page.path(world))
+            elif number:
+                world = World()
                 self.open(page, account_name, world)
             self.submit(page, account_name, submission)
         self.collect(account_name)
@@ -438,7 +458,7 @@ class Crawler:
         button = form.locator(SUBMITS).nth(submission.button)
         where += f" ({button.inner_text().strip() or button.get_attribute('value')!r})"
         self._last[account_name] = where
-        FILLERS.get(url_name, fill_generic)(form, account)
+        FILLERS.get(url_name, fill_generic)(form)
         expected = refused_on_purpose(account, url_name, resolve(path).kwargs)
 
         def is_the_post(response) -> bool:
@@ -503,7 +523,10 @@ def test_every_post_form_on_every_page_works_for_whoever_may_use_it(open_tab):
             crawler.visit(page_, account_name)
     for account_name in ACCOUNTS:
         crawler.collect(account_name)
-    assert not crawler.failures, f"{len(crawler.failures)} of {crawler.count} submissions " + (
-        "failed:\n" + "\n".join(crawler.failures)
-    )
+    if crawler.failures:
+        pytest.fail(
+            f"{len(crawler.failures)} problems in {crawler.count} submissions:\n"
+            + "\n".join(crawler.failures),
+            pytrace=False,
+        )
     assert crawler.submitted >= EVERY_KIND, EVERY_KIND - crawler.submitted
