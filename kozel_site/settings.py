@@ -275,9 +275,14 @@ if min(QUICK_GAMES_PER_SESSION, QUICK_GAMES_PER_ADDRESS) < 1:
 # Security. The headers apply in development too, so a page that breaks under the
 # Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Same-origin requests carry the page's address (and POSTs a real Origin, which the CSRF check
+# needs); other sites get none, so a secret link (invite, public standings) never leaks in a
+# Referer. No page may tighten this to no-referrer: its forms would send "Origin: null" (403).
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# A refused form gets the site's own page, in the person's language, saying what to do.
+CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", not DEBUG)

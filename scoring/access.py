@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
 from scoring.models import League, Membership, Role, Series
 
@@ -109,5 +110,5 @@ def league_for(request: HttpRequest, league_id: int, *roles: str) -> tuple[Leagu
     if role is None:
         raise Http404("No such league.")
     if roles and role not in roles:
-        raise PermissionDenied("Your role in this league does not allow this.")
+        raise PermissionDenied(_("Your role in this league does not allow this."))
     return League.objects.get(pk=league_id), role

@@ -335,5 +335,6 @@ class UndoForm(forms.Form):
     """Undo the last deal, which the form names, as the scoreboard showed it (``version``): a
     second tap, or a phone that has not seen a newer deal, then removes nothing."""
 
-    number = forms.IntegerField(min_value=1, max_value=MAX_DEALS)
+    # Not MAX_DEALS: a series recorded before the cap may hold more, and its last deal can go.
+    number = forms.IntegerField(min_value=1, max_value=MAX_VERSION)
     version = forms.IntegerField(min_value=0, max_value=MAX_VERSION)

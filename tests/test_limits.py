@@ -190,7 +190,7 @@ def test_a_rematch_of_a_quick_game_is_a_quick_game_started(settings):
     assert client.post(f"/series/{series.pk}/rematch/").status_code == 302  # the same one again
     assert series.rematches.count() == 1
     second = finished_series(names=("Ira", "Kolya", "Liza", "Max"))
-    assert client.get(f"/join/{second.score_token}/").status_code == 302  # its link too
+    assert client.post(f"/join/{second.score_token}/").status_code == 302  # its link too
     refused = client.post(f"/series/{second.pk}/rematch/")
     assert refused.status_code == 422
     assert "This browser has started 2 quick games in the last hour" in page(refused)

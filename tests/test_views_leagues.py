@@ -250,6 +250,20 @@ def test_the_owner_makes_an_invite_link_and_someone_joins_through_it(league, own
     assert Membership.objects.get(league=league, user=outsider).role == Role.VIEWER
 
 
+def test_the_first_invite_link_says_it_is_ready_and_a_new_one_that_the_old_one_is_off(
+    league, owner
+):
+    client = logged_in(owner)
+    first = html(client.post(f"/leagues/{league.pk}/invite/", {"role": "scorer"}, follow=True))
+    assert "The invite link is ready: send it to whoever should join." in first
+    assert "old one" not in first
+    again = html(client.post(f"/leagues/{league.pk}/invite/", {"role": "scorer"}, follow=True))
+    assert "A new invite link is ready; the old one no longer works." in again
+    client.post(f"/leagues/{league.pk}/invite/revoke/")
+    after_revoke = client.post(f"/leagues/{league.pk}/invite/", {"role": "viewer"}, follow=True)
+    assert "old one" not in html(after_revoke)
+
+
 def test_an_anonymous_visitor_with_an_invite_is_asked_to_sign_up_or_log_in(league):
     league = leagues.invite_renew(league=league)
     invite = f"/invite/{league.invite_token}/"
@@ -416,6 +430,17 @@ def test_a_revoked_or_renewed_share_link_is_404(league, owner):
     client.post(f"/leagues/{league.pk}/share/revoke/")
     assert Client().get(f"/public/{league.share_token}/").status_code == 404
     assert Client().get(f"/public/{league.share_token}/history/").status_code == 404
+
+
+def test_sharing_the_standings_says_they_are_public_and_a_new_link_that_the_old_one_is_off(
+    league, owner
+):
+    client = logged_in(owner)
+    first = html(client.post(f"/leagues/{league.pk}/share/", follow=True))
+    assert "The standings are public: anyone with the link sees them." in first
+    assert "old one" not in first
+    again = html(client.post(f"/leagues/{league.pk}/share/", follow=True))
+    assert "The standings have a new public link; the old one is off." in again
 
 
 def test_a_made_up_share_link_is_404(db):

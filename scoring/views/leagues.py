@@ -260,8 +260,12 @@ def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         error = _("Choose whether the link makes scorers or viewers.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
+    replaced = bool(league.invite_token)
     leagues.invite_renew(league=league, role=form.cleaned_data["role"])
-    messages.success(request, _("A new invite link is ready; the old one no longer works."))
+    if replaced:
+        messages.success(request, _("A new invite link is ready; the old one no longer works."))
+    else:
+        messages.success(request, _("The invite link is ready: send it to whoever should join."))
     return redirect("league_members", league.pk)
 
 
@@ -373,8 +377,12 @@ def _league_rules(league: League) -> rules.Ruleset:
 @require_POST
 def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
+    replaced = bool(league.share_token)
     leagues.share_renew(league=league)
-    messages.success(request, _("The standings have a new public link; the old one is off."))
+    if replaced:
+        messages.success(request, _("The standings have a new public link; the old one is off."))
+    else:
+        messages.success(request, _("The standings are public: anyone with the link sees them."))
     return redirect(reverse("league_settings", args=[league.pk]) + "#share")
 
 

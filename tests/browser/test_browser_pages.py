@@ -220,6 +220,24 @@ def _public_history(tab: Tab) -> None:
     tab.goto(reverse("public_history", args=[league.share_token]))
 
 
+@main_page("not-found")
+def _not_found(tab: Tab) -> None:
+    with tab.expecting(404):
+        response = tab.page.goto(tab.url("/public/no-such-link/"))
+        assert response is not None and response.status == 404
+        expect(tab.page.get_by_role("heading", name="Page not found")).to_be_visible()
+
+
+@main_page("form-refused")
+def _form_refused(tab: Tab) -> None:
+    """A form sent without its CSRF cookie (cleared, or blocked): the site's own 403 page."""
+    tab.goto("/")
+    tab.context.clear_cookies()
+    with tab.expecting(403):
+        tab.page.get_by_role("button", name="Русский").click()
+        expect(tab.page.get_by_role("heading", name="The form was not accepted")).to_be_visible()
+
+
 # What the page checks run in the browser. Each returns a list of readable problems.
 TOUCH_TARGETS = """() => {
   const problems = [];
