@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import rules, selectors, services
+from scoring import rules
 from scoring.access import (
     SCORE,
     SESSION_LINKS,
@@ -27,7 +27,10 @@ from scoring.access import (
     remember_link,
     series_access,
 )
-from scoring.forms import (
+from scoring.models import Deal, League, Role, Series
+from scoring.modes import SHAPES
+from scoring.table import selectors, services
+from scoring.table.forms import (
     MAX_DEALS,
     DealForm,
     SeriesForm,
@@ -36,9 +39,7 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
-from scoring.models import Deal, League, Role, Series
-from scoring.modes import SHAPES
-from scoring.scoreboard import Scoreboard, build, goat_title
+from scoring.table.scoreboard import Scoreboard, build, goat_title
 
 UNPROCESSABLE = 422
 CONFLICT = 409

@@ -1,0 +1,348 @@
+"""Writes: every change to series and deals goes through these functions, each one transaction.
+
+Each write locks the series row, replays the stored deals with the engine, applies the change,
+and rewrites the derived fields (``series_refresh``) before it commits, so stored totals can
+never disagree with a replay. A deal form carries a one-time ``entry_key`` and the number of the
+deal it enters: a replayed submission finds its deal again, and a second phone entering the same
+deal is told so instead of recording it twice.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from scoring import rules
+from scoring.models import Deal, DealEvent, League, Player, Seat, Series, new_token
+from scoring.modes import SHAPES
+from scoring.table.derived import SEAT_FIELDS, derived_values
+from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
+
+
+class DealConflict(Exception):
+    """The deal was changed from another device since this form was shown."""
+
+
+class SeriesNotOver(Exception):
+    """A rematch was asked for a series that is still being played."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    series: Series
+    deal: Deal
+    created: bool  # False when the same form had already recorded it (a retry or double tap)
+
+
+def _locked(series_id: int) -> Series:
+    return Series.objects.select_for_update().get(pk=series_id)
+
+
+def _rows(series: Series) -> list[Deal]:
+    return list(Deal.objects.filter(series=series).order_by("number"))
+
+
+def series_refresh(series: Series, state: rules.SeriesState) -> None:
+    """Store what the engine derived from the deals on the series and its seats."""
+    if series.league_id is not None and (state.finished or series.finished):
+        # One more series ending only adds to the standings; anything else rewrites them.
+        results_changed(series.league_id, rewritten=series.finished)
+    if state.finished and not series.finished:
+        series.finished_at = timezone.now()
+    elif not state.finished:
+        series.finished_at = None
+    derived = derived_values(state)
+    for name, value in derived.series.items():
+        setattr(series, name, value)
+    series.version += 1
+    series.save()
+    seats = list(series.seats.all())
+    for seat in seats:
+        for name, value in derived.seat(seat.side).items():
+            setattr(seat, name, value)
+    Seat.objects.bulk_update(seats, SEAT_FIELDS)
+
+
+def results_changed(league_id: int, *, rewritten: bool) -> None:
+    """A series of the league finished, or (``rewritten``) a finished one changed otherwise:
+    its standings are stale. Locks the league's row until the transaction ends, so that series
+    of one league finish one after the other."""
+    bump = F("results_version") + 1
+    changes = {"results_version": bump, **({"results_rewritten": bump} if rewritten else {})}
+    League.objects.filter(pk=league_id).update(**changes)
+
+
+def _event(series: Series, number: int, action: str, *, before=None, after=None, user=None, via=""):
+    DealEvent.objects.create(
+        series=series,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        actor=user if user is not None and user.is_authenticated else None,
+        via=via,
+    )
+
+
+def players_resolve(
+    *, names: Sequence[str], league: League | None, known: QuerySet[Player] | None = None
+) -> list[Player]:
+    """The players with these names: in the league, or among ``known``; new ones are created.
+
+    A quick game (no league) only reuses quick-game players: a league's players stay in their
+    league, whatever ``known`` holds.
+    """
+    if league is not None:
+        pool = Player.objects.filter(league=league)
+    elif known is not None:
+        pool = known.filter(league__isnull=True)
+    else:
+        pool = None
+    players = []
+    for name in names:
+        clean = " ".join(name.split())
+        found = pool.filter(name__iexact=clean).order_by("pk").first() if pool is not None else None
+        players.append(found or _player_create(name=clean, league=league))
+    return players
+
+
+def _player_create(*, name: str, league: League | None) -> Player:
+    """A new player; in a league, the one another request has just created under this name."""
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name, league=league)
+    except IntegrityError:
+        if league is None:
+            raise
+        return Player.objects.filter(league=league, name__iexact=name).order_by("pk").first()
+
+
+@transaction.atomic
+def series_start(
+    *,
+    mode: str,
+    players: Sequence[Player],
+    first_dealer: int,
+    ruleset: rules.Ruleset,
+    league: League | None = None,
+    user=None,
+    rematch_of: Series | None = None,
+) -> Series:
+    """Start a series with players in clockwise seat order and the house rules frozen in."""
+    shape = SHAPES[mode]
+    if len(players) != shape.seats:
+        raise ValueError(f"{mode} needs {shape.seats} players, not {len(players)}")
+    if len({player.pk for player in players}) != len(players):
+        raise ValueError("a player can sit at only one seat")
+    if not 0 <= first_dealer < shape.seats:
+        raise ValueError(f"the first dealer must be one of the {shape.seats} seats")
+    series = Series.objects.create(
+        league=league,
+        mode=mode,
+        rules=ruleset.to_dict(),
+        first_dealer=first_dealer,
+        created_by=user if user is not None and user.is_authenticated else None,
+        rematch_of=rematch_of,
+        score_token=new_token(),
+        watch_token=new_token(),
+    )
+    Seat.objects.bulk_create(
+        Seat(series=series, player=player, position=position, side=shape.seat_sides[position])
+        for position, player in enumerate(players)
+    )
+    series_refresh(series, rules.replay(shape.sides, [], rules=ruleset))
+    return series
+
+
+@transaction.atomic
+def series_create(
+    *,
+    mode: str,
+    names: Sequence[str],
+    first_dealer: int,
+    ruleset: rules.Ruleset,
+    league: League | None = None,
+    known: QuerySet[Player] | None = None,
+    user=None,
+) -> Series:
+    """A new game from the names typed or picked, in clockwise seat order."""
+    players = players_resolve(names=names, league=league, known=known)
+    return series_start(
+        mode=mode,
+        players=players,
+        first_dealer=first_dealer,
+        ruleset=ruleset,
+        league=league,
+        user=user,
+    )
+
+
+def rematch_dealer(series: Series) -> int:
+    """Who deals first in a rematch: the next seat clockwise from the series' first dealer."""
+    return (series.first_dealer + 1) % series.shape.seats
+
+
+@transaction.atomic
+def series_rematch(*, series: Series, user=None) -> Series:
+    """A new series with the same seats and rules; the next player clockwise deals first.
+
+    Raises ``SeriesNotOver`` for a series still in play: finish it (or start a new game).
+    """
+    series = _locked(series.pk)
+    if not series.finished:
+        raise SeriesNotOver(f"series {series.pk} is still in play")
+    existing = series.rematches.order_by("pk").first()
+    if existing is not None:
+        return existing  # a second tap on "rematch" opens the same new series
+    players = [seat.player for seat in series.seats.select_related("player").order_by("position")]
+    rematch = series_start(
+        mode=series.mode,
+        players=players,
+        first_dealer=rematch_dealer(series),
+        ruleset=series.ruleset,
+        league=series.league,
+        user=user,
+        rematch_of=series,
+    )
+    # Phones still watching the finished series see the change, and so the way to the next one.
+    Series.objects.filter(pk=series.pk).update(version=F("version") + 1)
+    return rematch
+
+
+@transaction.atomic
+def series_link_renew(*, series: Series, link: str) -> Series:
+    """A new scoring or watching link for a series: whoever held the old one is locked out."""
+    if link not in ("score", "watch"):
+        raise ValueError(f"there is no {link!r} link")
+    field = f"{link}_token"
+    setattr(series, field, new_token())
+    series.save(update_fields=[field])
+    return series
+
+
+def deal_record(
+    *,
+    series_id: int,
+    number: int,
+    points: Sequence[int],
+    tricks: Sequence[bool] | None,
+    entry_key: uuid.UUID | None = None,
+    user=None,
+    via: str = "",
+) -> Recorded:
+    """Record the next deal of a series.
+
+    ``number`` is the deal the form was entering: if another device has recorded that deal in
+    the meantime, ``DealConflict`` is raised and nothing changes. Raises ``InvalidDeal`` for a
+    deal the rules refuse.
+    """
+    try:
+        with transaction.atomic():
+            series = _locked(series_id)
+            if entry_key is not None:
+                earlier = Deal.objects.filter(entry_key=entry_key).first()
+                if earlier is not None:
+                    if earlier.series_id != series.pk:
+                        raise DealConflict("this form belongs to another series")
+                    return Recorded(series=series, deal=earlier, created=False)
+            rows = _rows(series)
+            if number != len(rows) + 1:
+                raise DealConflict(f"deal {number} is not the next deal")
+            running = engine_series(series, rows)
+            deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+            in_play = running.in_play
+            running.add(deal)  # InvalidDeal if the series is over or the sides do not match
+            row = Deal.objects.create(
+                series=series,
+                number=number,
+                entry_key=entry_key,
+                recorded_by=user if user is not None and user.is_authenticated else None,
+                **row_values(deal, in_play),
+            )
+            _event(
+                series,
+                number,
+                DealEvent.Action.RECORDED,
+                after=row_snapshot(row),
+                user=user,
+                via=via,
+            )
+            series_refresh(series, running.state)
+            return Recorded(series=series, deal=row, created=True)
+    except IntegrityError:
+        # Another transaction took this deal number or this entry key first.
+        if entry_key is not None:
+            earlier = Deal.objects.filter(entry_key=entry_key, series_id=series_id).first()
+            if earlier is not None:
+                return Recorded(series=earlier.series, deal=earlier, created=False)
+        raise DealConflict(f"deal {number} was recorded from another device") from None
+
+
+@transaction.atomic
+def deal_edit(
+    *,
+    series_id: int,
+    number: int,
+    points: Sequence[int],
+    tricks: Sequence[bool] | None,
+    user=None,
+    via: str = "",
+) -> Series:
+    """Change an earlier deal; everything after it is scored again.
+
+    Raises ``InvalidDeal`` if the new values are refused, or if a later deal no longer fits (for
+    example the series would now end before it), and changes nothing then.
+    """
+    series = _locked(series_id)
+    rows = _rows(series)
+    if not 1 <= number <= len(rows):
+        raise DealConflict(f"there is no deal {number}")
+    row = rows[number - 1]
+    running = engine_series(series, rows[: number - 1])
+    in_play = running.in_play
+    try:
+        deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+    except rules.InvalidDeal as error:
+        raise error.in_deal(number) from None
+    running.add(deal)  # InvalidDeal naming the deal when it is for the wrong number of sides
+    values = row_values(deal, in_play)
+    before = row_snapshot(row)
+    for name, value in values.items():
+        setattr(row, name, value)
+    if row_snapshot(row) == before:
+        return series  # nothing changed: a repeated submission of the same edit
+    state = replay_rows(series, rows)  # InvalidDeal names the first deal that no longer fits
+    row.save()
+    _event(
+        series,
+        number,
+        DealEvent.Action.EDITED,
+        before=before,
+        after=row_snapshot(row),
+        user=user,
+        via=via,
+    )
+    series_refresh(series, state)
+    return series
+
+
+@transaction.atomic
+def deal_undo(*, series_id: int, number: int, user=None, via: str = "") -> Series:
+    """Remove the last deal, if it is still deal ``number`` (a second tap removes nothing more)."""
+    series = _locked(series_id)
+    rows = _rows(series)
+    if number > len(rows):
+        return series  # already removed
+    if number < 1 or number != len(rows):
+        raise DealConflict(f"deal {number} is no longer the last deal")
+    row = rows[-1]
+    before = row_snapshot(row)
+    row.delete()
+    _event(series, number, DealEvent.Action.REMOVED, before=before, user=user, via=via)
+    series_refresh(series, replay_rows(series, rows[:-1]))
+    return series
