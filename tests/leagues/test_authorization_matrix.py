@@ -226,7 +226,7 @@ def test_the_matrix_covers_every_league_url_that_changes_something():
         "league_players",
         "public_standings",
         "public_history",
-        # Not tied to a role in a league: tested in tests/test_views_leagues.py.
+        # Not tied to a role in a league: tested in tests/leagues/test_views.py.
         "league_new",
         "league_join",
     }

@@ -16,7 +16,7 @@ from django.test import Client
 
 from tests.conftest import client_with_link
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env(**extra: str) -> dict[str, str]:

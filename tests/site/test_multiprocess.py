@@ -25,7 +25,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "multi-process-password-7Qz"
 START_TIMEOUT = 60
 REQUEST_TIMEOUT = 20

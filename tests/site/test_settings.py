@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-SETTINGS = Path(__file__).resolve().parent.parent / "kozel_site" / "settings.py"
+SETTINGS = Path(__file__).resolve().parents[2] / "kozel_site" / "settings.py"
 VARIABLES = [
     "DEBUG",
     "SECRET_KEY",
