@@ -53,6 +53,8 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+pytestmark = pytest.mark.slow  # hundreds of requests: make test runs it, make test-fast does not
+
 # Rows that a refused request may still write, and why:
 UNCHECKED = {
     # A refused login is recorded by django-axes on purpose (that is how lock-outs work).

@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "multi-process-password-7Qz"
 START_TIMEOUT = 60
 REQUEST_TIMEOUT = 20
+
+pytestmark = pytest.mark.slow  # starts two gunicorn servers: make test runs it, not test-fast
 SETUP = """
 from django.contrib.auth import get_user_model
 from scoring import rules

@@ -22,7 +22,8 @@ from scoring.table import services
 from tests import race_report
 from tests.conftest import client_with_link, entry_key, record, start_series
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Slow: hundreds of threads racing on a real database (make test runs them, test-fast does not).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 REPETITIONS = 30
 VIEW_REPETITIONS = 12

@@ -355,6 +355,7 @@ def deal_for(series: Series, first: int) -> tuple[tuple[int, ...], tuple[bool, .
     return points, tuple(value > 0 for value in points)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["teams", "three"])
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -759,6 +759,7 @@ def fuzz(address, data: dict, *, htmx: bool = False, prepare=None) -> None:
         transaction.set_rollback(True)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     data=random_post(TEXT, DEAL_FIELDS),
@@ -782,6 +783,7 @@ def test_random_deal_posts_never_fail_and_refusals_change_nothing(
     fuzz(url(quick_series, "deals/"), data, htmx=htmx, prepare=prepare)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=random_post(TEXT, DEAL_FIELDS), deal=st.integers(1, 2))
 def test_random_edit_posts_never_fail_and_refusals_change_nothing(quick_series, data, deal):
@@ -793,6 +795,7 @@ def test_random_edit_posts_never_fail_and_refusals_change_nothing(quick_series, 
     fuzz(url(quick_series, f"deals/{deal}/edit/"), data, prepare=prepare)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=random_post(TEXT, ["number"]), htmx=st.booleans())
 def test_random_undo_posts_never_fail_and_refusals_change_nothing(quick_series, data, htmx):
@@ -838,6 +841,7 @@ A_NEW_GAME = {
 }
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=random_post(NEW_GAME_TEXT, NEW_GAME_FIELDS), keep=st.booleans())
 def test_random_new_games_never_fail_and_refusals_create_nothing(db, data, keep):
