@@ -29,7 +29,7 @@ test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
-# ARGS narrows the run (e.g. ARGS=tests/test_services.py).
+# ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 test-fast: install
 	$(BIN)/pytest -m "not browser" $(ARGS)
 

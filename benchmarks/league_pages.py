@@ -82,8 +82,10 @@ def measure(size: str) -> dict[str, float]:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from scoring import leagues, rules, services
+    from scoring import rules
+    from scoring.leagues import services as leagues
     from scoring.models import League, Player, StandingsSnapshot
+    from scoring.table import services
 
     setup_test_environment()
     league = League.objects.get(name="Demo club")

@@ -29,9 +29,10 @@ from django.contrib.auth import (  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
 
-from scoring import rules, services  # noqa: E402
+from scoring import rules  # noqa: E402
 from scoring.access import SESSION_CREATED, SESSION_LINKS  # noqa: E402
 from scoring.models import League, Membership, Role, Series  # noqa: E402
+from scoring.table import services  # noqa: E402
 
 # A game in progress, 8:10 after seven deals with eggs and a naked deal (side 0's card points;
 # side 1 has the rest): the scoreboard with its deal form, the page used most.

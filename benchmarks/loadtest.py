@@ -143,9 +143,11 @@ def make_data() -> None:
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
-    from scoring import leagues, rules, services
+    from scoring import rules
     from scoring.access import SESSION_LINKS
+    from scoring.leagues import services as leagues
     from scoring.models import Deal, League, Membership, Role, Seat, Series, new_token
+    from scoring.table import services
 
     call_command("flush", interactive=False, verbosity=0)
     classic = rules.PRESETS["classic"]  # 60:60 scores nothing: a game that can take many deals

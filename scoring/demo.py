@@ -27,7 +27,6 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from scoring import rules
-from scoring.bulk import Derived, derived_values, kept_timestamps
 from scoring.models import (
     Deal,
     DealEvent,
@@ -41,7 +40,8 @@ from scoring.models import (
 )
 from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
-from scoring.replays import row_values
+from scoring.table.derived import Derived, derived_values, kept_timestamps
+from scoring.table.replays import row_values
 
 LEAGUE_NAME = "Demo club"
 SEED = 20250301

@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from scoring import rules, services
+from scoring import rules
 from scoring.access import SESSION_CREATED, remember_link
 from scoring.models import League, Membership, Role, Series
+from scoring.table import services
 
 PASSWORD = "correct-horse-battery-staple-42"
 

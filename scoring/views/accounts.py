@@ -17,8 +17,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import league_selectors
-from scoring.league_forms import SignupForm
+from scoring.leagues import selectors as league_selectors
+from scoring.leagues.forms import SignupForm
 
 UNPROCESSABLE = 422
 BACKEND = "django.contrib.auth.backends.ModelBackend"

@@ -15,13 +15,15 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring import history, records, selectors
 from scoring.access import league_for
-from scoring.charts import results_chart
-from scoring.exports import export_json, history_csv, series_csv
+from scoring.backup.json_import import export_json, history_csv, series_csv
+from scoring.history import records
+from scoring.history import selectors as history
+from scoring.history.charts import results_chart
+from scoring.history.sheets import sheet_build
 from scoring.middleware import id_param
 from scoring.models import Deal, DealEvent, Player, Series
-from scoring.sheets import sheet_build
+from scoring.table import selectors
 
 UNPROCESSABLE = 422
 RECENT = 10

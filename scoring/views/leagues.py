@@ -18,9 +18,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import league_selectors, leagues, rules, standings
+from scoring import rules
 from scoring.access import league_for, series_access
-from scoring.league_forms import (
+from scoring.leagues import selectors as league_selectors
+from scoring.leagues import services as leagues
+from scoring.leagues import standings
+from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
     LeagueForm,
@@ -30,7 +33,7 @@ from scoring.league_forms import (
     RoleForm,
     StandingsFilterForm,
 )
-from scoring.leagues import LeagueError
+from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Role, Series
 from scoring.views.accounts import safe_next
 

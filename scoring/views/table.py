@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import rules, selectors, services
+from scoring import rules
 from scoring.access import (
     SCORE,
     SESSION_CREATED,
@@ -30,7 +30,12 @@ from scoring.access import (
     remember_link,
     series_access,
 )
-from scoring.forms import (
+from scoring.middleware import id_param
+from scoring.models import MAX_DEALS, Deal, League, Role, Series
+from scoring.modes import SHAPES
+from scoring.names import name_key
+from scoring.table import selectors, services
+from scoring.table.forms import (
     DealForm,
     SeriesForm,
     UndoForm,
@@ -38,11 +43,7 @@ from scoring.forms import (
     rules_note,
     series_initial,
 )
-from scoring.middleware import id_param
-from scoring.models import MAX_DEALS, Deal, League, Role, Series
-from scoring.modes import SHAPES
-from scoring.names import name_key
-from scoring.scoreboard import Scoreboard, build, goat_title
+from scoring.table.scoreboard import Scoreboard, build, goat_title
 from scoring.throttle import quick_game_refusal, quick_game_started
 
 UNPROCESSABLE = 422

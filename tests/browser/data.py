@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scoring import leagues, rules
+from scoring import rules
+from scoring.leagues import services as leagues
 from scoring.models import League, Series
 from tests.conftest import make_user, record, start_series
 

@@ -38,7 +38,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
-from scoring import leagues
+from scoring.leagues import services as leagues
 from scoring.models import League, Membership, Role, Series
 from tests.browser.browsing import PHONE, Tab
 from tests.browser.data import finished

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.table import services
 from tests.browser.data import finished, played
 from tests.conftest import start_series
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import leagues
+from scoring.leagues import services as leagues
 from tests.browser.data import a_league
 from tests.conftest import PASSWORD, make_user
 

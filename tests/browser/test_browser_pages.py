@@ -19,7 +19,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from scoring import leagues
+from scoring.leagues import services as leagues
 from scoring.models import Series
 from tests.browser.browsing import Tab, axe_violations, screenshot
 from tests.browser.data import a_league, finished, played

@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.integrity import check_all, series_repair
+from scoring.table.integrity import check_all, series_repair
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exports import export_json, history_csv
+from scoring.backup.json_import import export_json, history_csv
 from scoring.models import Series
 
 

@@ -6,7 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.exports import ImportRefused, history_import_text
+from scoring.backup.json_import import ImportRefused, history_import_text
 
 
 class Command(BaseCommand):

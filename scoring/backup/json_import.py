@@ -1,0 +1,825 @@
+"""Export and import: CSV for spreadsheets, and JSON that an import restores exactly.
+
+The JSON document (``"format": "kozel-scores"``, ``"version": 1``) holds leagues, players,
+series with their seats, deals and audit events, and the usernames they mention, with ids and
+timestamps as stored. It is written one series per line, in id order, keys sorted, so the same
+data always gives the same bytes and a diff of two backups reads well.
+
+Secrets (a series' score and watch tokens, a league's invite and share tokens, and who belongs
+to a league) go into the document only when ``secrets=True``: the management command writes them
+so that a restored backup keeps every shared link working; the web export never does, since a
+watcher must not learn the scoring link from a download. Importing a document without them
+gives the series new links.
+
+``history_import`` restores a document into a database that does not hold any of its leagues,
+players or series yet (a fresh database, or after removing them): it keeps their ids, so links
+to series and players stay valid, and it refuses, changing nothing, when an id is already taken.
+Every series is replayed by the engine on the way in; a deal the rules refuse, or stored totals
+that disagree with the deals, refuse the file. A seat's deal figures (deals played, won, naked,
+...) are not in the document: the import stores what the replay says, as ``series_refresh``
+does. Usernames that do not exist become accounts without a usable password (nobody can log in
+as them until an administrator sets one), so the audit trail still says who recorded what.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from scoring import rules
+from scoring.history.selectors import rules_label
+from scoring.middleware import MAX_ID
+from scoring.models import (
+    MAX_NAME,
+    Deal,
+    DealEvent,
+    League,
+    Membership,
+    Player,
+    Role,
+    Seat,
+    Series,
+    new_token,
+)
+from scoring.modes import SHAPES, Mode
+from scoring.names import league_keys
+from scoring.table.derived import SERIES_FIELDS, derived_values, kept_timestamps
+from scoring.table.forms import engine_message
+from scoring.table.replays import MAX_SIDES, engine_deal, row_snapshot, row_values
+from scoring.table.scoreboard import build
+
+FORMAT = "kozel-scores"
+VERSION = 1
+BATCH = 200  # series per round of queries when exporting
+MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
+DERIVED = SERIES_FIELDS
+#: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
+SEAT_DERIVED = ("total", "is_goat", "is_winner")
+
+
+class ImportRefused(Exception):
+    """The document cannot be imported; the message says why, and nothing was changed."""
+
+
+# --- JSON export -------------------------------------------------------------------------------
+
+
+def _when(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
+
+
+def _name(user) -> str | None:
+    return None if user is None else user.get_username()
+
+
+def _line(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _batches(series: QuerySet[Series]) -> Iterator[list[Series]]:
+    """The series in id order with seats, deals and events loaded, a batch at a time."""
+    ids = list(series.order_by("pk").values_list("pk", flat=True).distinct())
+    for start in range(0, len(ids), BATCH):
+        batch = (
+            Series.objects.filter(pk__in=ids[start : start + BATCH])
+            .select_related("created_by", "league")
+            .prefetch_related(
+                Prefetch(
+                    "seats", queryset=Seat.objects.select_related("player").order_by("position")
+                ),
+                Prefetch(
+                    "deals", queryset=Deal.objects.select_related("recorded_by").order_by("number")
+                ),
+                Prefetch(
+                    "events",
+                    queryset=DealEvent.objects.select_related("actor").order_by("created_at", "pk"),
+                ),
+            )
+            .order_by("pk")
+        )
+        yield list(batch)
+
+
+def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
+    """One series as plain data, its seats, deals and events prefetched."""
+    data: dict[str, Any] = {
+        "id": series.pk,
+        "league": series.league_id,
+        "mode": series.mode,
+        "rules": series.rules,
+        "first_dealer": series.first_dealer,
+        "created_at": _when(series.created_at),
+        "updated_at": _when(series.updated_at),
+        "finished_at": _when(series.finished_at),
+        "created_by": _name(series.created_by),
+        "rematch_of": series.rematch_of_id,
+        "version": series.version,
+        "derived": {name: getattr(series, name) for name in DERIVED},
+        "seats": [
+            {
+                "position": seat.position,
+                "player": seat.player_id,
+                "side": seat.side,
+                **{name: getattr(seat, name) for name in SEAT_DERIVED},
+            }
+            for seat in series.seats.all()
+        ],
+        "deals": [
+            {
+                "number": deal.number,
+                **row_snapshot(deal),
+                "created_at": _when(deal.created_at),
+                "updated_at": _when(deal.updated_at),
+                "recorded_by": _name(deal.recorded_by),
+                "entry_key": None if deal.entry_key is None else str(deal.entry_key),
+            }
+            for deal in series.deals.all()
+        ],
+        "events": [
+            {
+                "number": event.number,
+                "action": event.action,
+                "before": event.before,
+                "after": event.after,
+                "actor": _name(event.actor),
+                "via": event.via,
+                "created_at": _when(event.created_at),
+                # A removed deal's key: its form stays spent in the restored database too.
+                "entry_key": None if event.entry_key is None else str(event.entry_key),
+            }
+            for event in series.events.all()
+        ],
+    }
+    if secrets:
+        data["score_token"] = series.score_token
+        data["watch_token"] = series.watch_token
+    return data
+
+
+def _usernames(data: dict[str, Any]) -> set[str]:
+    names = {data["created_by"]}
+    names.update(deal["recorded_by"] for deal in data["deals"])
+    names.update(event["actor"] for event in data["events"])
+    names.discard(None)
+    return names
+
+
+def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[str]:
+    """The JSON document of ``series``, in pieces to stream: one series per line."""
+    ids = series.values("pk")
+    player_ids = Seat.objects.filter(series__in=ids).values("player_id")
+    players = Player.objects.filter(pk__in=player_ids).select_related("user")
+    leagues = League.objects.filter(
+        Q(pk__in=Series.objects.filter(pk__in=ids).values("league_id"))
+        | Q(pk__in=Player.objects.filter(pk__in=player_ids).values("league_id"))
+    ).order_by("pk")
+    users: set[str] = set()
+    yield f'{{"format":"{FORMAT}","version":{VERSION},"secrets":{_line(secrets)},\n"leagues":['
+    members = Membership.objects.select_related("user").order_by("user__username", "pk")
+    if secrets:
+        leagues = leagues.prefetch_related(Prefetch("memberships", queryset=members))
+    for index, league in enumerate(leagues):
+        data = {
+            "id": league.pk,
+            "name": league.name,
+            "rules": league.rules,
+            "created_at": _when(league.created_at),
+        }
+        if secrets:
+            data["invite_token"] = league.invite_token
+            data["invite_role"] = league.invite_role
+            data["share_token"] = league.share_token
+            data["members"] = [
+                {"user": _name(m.user), "role": m.role, "joined_at": _when(m.joined_at)}
+                for m in league.memberships.all()
+            ]
+            users.update(m["user"] for m in data["members"])
+        yield ("\n" if index == 0 else ",\n") + _line(data)
+    yield '],\n"players":['
+    for index, player in enumerate(players.order_by("pk")):
+        data = {
+            "id": player.pk,
+            "name": player.name,
+            "league": player.league_id,
+            "user": _name(player.user),
+            "created_at": _when(player.created_at),
+        }
+        if data["user"]:
+            users.add(data["user"])
+        yield ("\n" if index == 0 else ",\n") + _line(data)
+    yield '],\n"series":['
+    first = True
+    for batch in _batches(series):
+        for item in batch:
+            data = series_data(item, secrets=secrets)
+            users.update(_usernames(data))
+            yield ("\n" if first else ",\n") + _line(data)
+            first = False
+    yield '],\n"users":' + _line(sorted(users)) + "}\n"
+
+
+# --- CSV export --------------------------------------------------------------------------------
+
+
+#: Where a spreadsheet may start a cell inside our text: the file is written with commas, but a
+#: spreadsheet set to semicolons (Russian Excel's default) or tabs splits the line elsewhere,
+#: and one that ignores quotes starts a new row at a line break.
+CELL_BREAKS = frozenset(",;\t\r\n")
+#: What makes a spreadsheet read a cell as a formula (OWASP's list; tab and CR are breaks above).
+FORMULA_STARTS = frozenset("=+-@")
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet cell: no piece of text a spreadsheet may read as a cell starts a formula.
+
+    Wherever a cell may start (the text's start, after any of ``CELL_BREAKS``), a formula
+    character, after blanks and quotes a spreadsheet would skip, gets an apostrophe before it:
+    ``y;+1+1`` becomes ``y;'+1+1``. Numbers stay numbers (a negative total is no formula).
+    """
+    if not isinstance(value, str) or FORMULA_STARTS.isdisjoint(value):
+        return value
+    marks = set()
+    for start in range(len(value)):
+        if start and value[start - 1] not in CELL_BREAKS:
+            continue
+        at = start
+        while at < len(value) and (value[at].isspace() or value[at] == '"'):
+            at += 1
+        if at < len(value) and value[at] in FORMULA_STARTS:
+            marks.add(at)
+    if not marks:
+        return value
+    return "".join("'" + char if at in marks else char for at, char in enumerate(value))
+
+
+def _csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+
+
+def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
+    """One row per deal: card points, defeat points and running totals of every side."""
+    board = build(series, deals)
+
+    def rows():
+        header = [_("Deal"), _("Recorded at")]
+        for side in board.sides:
+            header += [
+                _("%(side)s: card points") % {"side": side.name},
+                _("%(side)s: defeat points") % {"side": side.name},
+                _("%(side)s: total") % {"side": side.name},
+            ]
+        yield [*header, _("Eggs"), _("Multiplier"), _("Result")]
+        for deal in board.deals:
+            row = [deal.number, _when(deal.row.created_at)]
+            for cell in deal.cells:
+                row += [cell["points"], cell["defeat"], cell["total"]]
+            yield [*row, "yes" if deal.eggs else "", deal.multiplier, deal.summary]
+
+    return _csv_lines(rows())
+
+
+def history_csv(series: QuerySet[Series]) -> Iterator[str]:
+    """One row per series, newest first: who played, the house rules, totals and the goat."""
+
+    def rows():
+        yield [
+            _("Series"),
+            _("Started"),
+            _("Finished at"),
+            _("League"),
+            _("Game"),
+            _("House rules"),
+            *(_("Side %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
+            *(_("Total %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
+            _("Deals"),
+            _("Eggs"),
+            _("Finished"),
+            _("Goat"),
+            _("Winner"),
+        ]
+        for batch in _batches(series.order_by("-created_at", "-pk")):
+            for item in sorted(batch, key=lambda s: (s.created_at, s.pk), reverse=True):
+                seats = list(item.seats.all())
+                names = [
+                    " & ".join(seat.player.name for seat in seats if seat.side == side)
+                    for side in range(MAX_SIDES)
+                ]
+                totals = [*item.totals, "", "", ""][:MAX_SIDES]
+                try:
+                    label = rules_label(item.ruleset)
+                except rules.InvalidRuleset:
+                    label = ""
+                yield [
+                    item.pk,
+                    _when(item.created_at),
+                    _when(item.finished_at) or "",
+                    item.league.name if item.league else "",
+                    Mode(item.mode).label,
+                    label,
+                    *names,
+                    *totals,
+                    item.deal_count,
+                    item.eggs,
+                    "yes" if item.finished else "no",
+                    " & ".join(names[side] for side in item.goat_sides),
+                    names[item.winner_side] if item.winner_side is not None else "",
+                ]
+
+    return _csv_lines(rows())
+
+
+# --- JSON import -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    leagues: int
+    players: int
+    series: int
+    deals: int
+    events: int
+    new_users: int
+
+
+class _Check:
+    """Reads one object of the document, refusing it with a message naming where it is."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise ImportRefused(_("%(where)s: expected an object.") % {"where": where})
+        self.data = data
+        self.where = where
+
+    def refuse(self, message: str) -> ImportRefused:
+        return ImportRefused(f"{self.where}: {message}")
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def integer(self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null=False) -> int | None:
+        value = self.data.get(key)
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise self.refuse(
+                _("%(key)s must be a whole number from %(low)s.") % {"key": key, "low": low}
+            )
+        if value > high:
+            raise self.refuse(_("%(key)s must be at most %(high)s.") % {"key": key, "high": high})
+        return value
+
+    def text(self, key: str, *, longest: int, null=False, empty=False) -> str | None:
+        value = self.data.get(key)
+        if value is None and null:
+            return None
+        if not isinstance(value, str) or len(value) > longest or (not empty and not value.strip()):
+            raise self.refuse(
+                _("%(key)s must be a text of at most %(n)s characters.")
+                % {"key": key, "n": longest}
+            )
+        return value
+
+    def boolean(self, key: str) -> bool:
+        value = self.data.get(key)
+        if not isinstance(value, bool):
+            raise self.refuse(_("%(key)s must be true or false.") % {"key": key})
+        return value
+
+    def when(self, key: str, *, null=False) -> datetime | None:
+        value = self.data.get(key)
+        if value is None and null:
+            return None
+        try:
+            moment = datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            moment = None
+        if moment is None or moment.tzinfo is None:
+            raise self.refuse(
+                _("%(key)s must be a date and time with its time zone.") % {"key": key}
+            )
+        return moment
+
+    def items(self, key: str) -> list:
+        value = self.data.get(key)
+        if not isinstance(value, list):
+            raise self.refuse(_("%(key)s must be a list.") % {"key": key})
+        return value
+
+    def ruleset(self, key: str) -> rules.Ruleset:
+        try:
+            return rules.Ruleset.from_dict(self.data.get(key))
+        except (rules.InvalidRuleset, TypeError) as error:
+            raise self.refuse(
+                _("the house rules are not valid (%(error)s).") % {"error": error}
+            ) from None
+
+
+def _entry_key(value: Any, check: _Check) -> uuid.UUID | None:
+    """A deal's (or a removed deal's event's) one-time key: a UUID, or nothing."""
+    try:
+        return None if value is None else uuid.UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        raise check.refuse(_("entry_key is not a UUID.")) from None
+
+
+def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
+    """An audit event's deal values: points and tricks per original side, or nothing."""
+    if value is None:
+        return None
+    ok = (
+        isinstance(value, dict)
+        and set(value) == {"points", "tricks"}
+        and isinstance(value["points"], list)
+        and isinstance(value["tricks"], list)
+        and len(value["points"]) == len(value["tricks"]) == MAX_SIDES
+        and all(
+            p is None or (type(p) is int and 0 <= p <= rules.DEAL_TOTAL) for p in value["points"]
+        )
+        and all(t is None or type(t) is bool for t in value["tricks"])
+    )
+    if not ok:
+        raise check.refuse(_("%(key)s is not a deal's points and tricks.") % {"key": key})
+    return value
+
+
+class _Importer:
+    """Reads a whole document first (refusing it at the first problem), then writes it."""
+
+    def __init__(self, document: Any) -> None:
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            raise ImportRefused(_("This is not a Kozel scores export."))
+        top = _Check(document, _("the file"))
+        if top.data.get("version") != VERSION:
+            raise ImportRefused(
+                _("This export has version %(found)s; this site reads version %(version)s.")
+                % {"found": top.data.get("version"), "version": VERSION}
+            )
+        self.top = top
+        self.secrets = top.boolean("secrets")
+        self.usernames = set()
+        for name in top.items("users"):
+            if not isinstance(name, str) or not name or len(name) > 150:
+                raise ImportRefused(_("users must be a list of usernames."))
+            self.usernames.add(name)
+        self.leagues: list[League] = []
+        self.members: list[tuple[int, str, str, datetime]] = []
+        self.players: list[tuple[Player, str | None]] = []
+        self.series: list[dict[str, Any]] = []
+
+    def user(self, check: _Check, key: str) -> str | None:
+        name = check.data.get(key)
+        if name is None:
+            return None
+        if not isinstance(name, str) or name not in self.usernames:
+            raise check.refuse(
+                _("%(key)s names a user missing from the users list.") % {"key": key}
+            )
+        return name
+
+    def read(self) -> None:
+        league_ids: set[int] = set()
+        for raw in self.top.items("leagues"):
+            check = _Check(raw, _("a league"))
+            pk = check.integer("id", low=1, high=MAX_ID)
+            check = _Check(raw, _("league %(id)s") % {"id": pk})
+            if pk in league_ids:
+                raise check.refuse(_("the id appears twice."))
+            league_ids.add(pk)
+            league = League(
+                pk=pk,
+                name=check.text("name", longest=80),
+                rules=check.ruleset("rules").to_dict(),
+                created_at=check.when("created_at"),
+            )
+            if self.secrets:
+                league.invite_token = check.text("invite_token", longest=64, null=True)
+                league.share_token = check.text("share_token", longest=64, null=True)
+                role = check.data.get("invite_role")
+                if role not in Role.values:
+                    raise check.refuse(_("invite_role is not a role."))
+                league.invite_role = role
+                for member in check.items("members"):
+                    inner = _Check(member, check.where)
+                    if member.get("role") not in Role.values:
+                        raise check.refuse(_("a member's role is not a role."))
+                    self.members.append(
+                        (
+                            pk,
+                            self.user(inner, "user") or "",
+                            member["role"],
+                            inner.when("joined_at"),
+                        )
+                    )
+                    if not self.members[-1][1]:
+                        raise check.refuse(_("a member has no username."))
+            self.leagues.append(league)
+        player_ids: set[int] = set()
+        self.player_leagues: dict[int, int | None] = {}
+        for raw in self.top.items("players"):
+            check = _Check(raw, _("a player"))
+            pk = check.integer("id", low=1, high=MAX_ID)
+            check = _Check(raw, _("player %(id)s") % {"id": pk})
+            if pk in player_ids:
+                raise check.refuse(_("the id appears twice."))
+            player_ids.add(pk)
+            league = check.integer("league", low=1, high=MAX_ID, null=True)
+            if league is not None and league not in league_ids:
+                raise check.refuse(_("its league is not in the file."))
+            self.player_leagues[pk] = league
+            player = Player(
+                pk=pk,
+                name=check.text("name", longest=MAX_NAME),
+                league_id=league,
+                created_at=check.when("created_at"),
+            )
+            self.players.append((player, self.user(check, "user")))
+        # A league may hold names with one key, stored before keys were: they stay apart as the
+        # migration that brought the keys kept them.
+        keys = league_keys((p.pk, p.league_id, p.name) for p, _user in self.players)
+        for player, _user in self.players:
+            player.name_key = keys[player.pk]
+        self.player_ids = player_ids
+        self.league_ids = league_ids
+        series_ids: set[int] = set()
+        for raw in self.top.items("series"):
+            check = _Check(raw, _("a series"))
+            pk = check.integer("id", low=1, high=MAX_ID)
+            if pk in series_ids:
+                raise ImportRefused(_("series %(id)s: the id appears twice.") % {"id": pk})
+            series_ids.add(pk)
+            self.series.append(self.read_series(raw, pk))
+        self.series_ids = series_ids
+
+    def read_series(self, raw: dict, pk: int) -> dict[str, Any]:
+        check = _Check(raw, _("series %(id)s") % {"id": pk})
+        mode = raw.get("mode")
+        if not isinstance(mode, str) or mode not in SHAPES:
+            raise check.refuse(_("mode is not a game this site knows."))
+        shape = SHAPES[mode]
+        ruleset = check.ruleset("rules")
+        league = check.integer("league", low=1, high=MAX_ID, null=True)
+        if league is not None and league not in self.league_ids:
+            raise check.refuse(_("its league is not in the file."))
+        series = Series(
+            pk=pk,
+            league_id=league,
+            mode=mode,
+            rules=ruleset.to_dict(),
+            first_dealer=check.integer("first_dealer", high=shape.seats - 1),
+            created_at=check.when("created_at"),
+            updated_at=check.when("updated_at"),
+            finished_at=check.when("finished_at", null=True),
+            version=check.integer("version"),
+            score_token=new_token(),
+            watch_token=new_token(),
+        )
+        if self.secrets:
+            series.score_token = check.text("score_token", longest=64, null=True)
+            series.watch_token = check.text("watch_token", longest=64, null=True)
+        rematch_of = check.integer("rematch_of", low=1, high=MAX_ID, null=True)
+        created_by = self.user(check, "created_by")
+
+        seats_raw = check.items("seats")
+        positions = sorted(_Check(seat, check.where).integer("position") for seat in seats_raw)
+        if positions != list(range(shape.seats)):
+            raise check.refuse(_("the seats do not match the game."))
+        deals: list[tuple[Deal, str | None]] = []
+        running = rules.Series(shape.sides, rules=ruleset)
+        for expected, item in enumerate(check.items("deals"), start=1):
+            inner = _Check(item, check.where)
+            number = inner.integer("number", low=1)
+            deal_check = _Check(item, _("series %(id)s, deal %(n)s") % {"id": pk, "n": number})
+            if number != expected:
+                raise deal_check.refuse(_("deals must be numbered 1, 2, 3, … in order."))
+            snapshot = _snapshot(
+                {"points": item.get("points"), "tricks": item.get("tricks")}, deal_check, "points"
+            )
+            entry_key = _entry_key(item.get("entry_key"), deal_check)
+            row = Deal(
+                series_id=pk,
+                number=number,
+                created_at=deal_check.when("created_at"),
+                updated_at=deal_check.when("updated_at"),
+                entry_key=entry_key,
+                **{f"points_{side}": snapshot["points"][side] for side in range(MAX_SIDES)},
+                **{f"tricks_{side}": snapshot["tricks"][side] for side in range(MAX_SIDES)},
+            )
+            in_play = running.in_play
+            try:
+                deal = engine_deal(row, in_play)
+                if row_values(deal, in_play) != {
+                    name: getattr(row, name) for name in row_values(deal, in_play)
+                }:
+                    raise deal_check.refuse(
+                        _("the points and tricks do not fit the sides in play.")
+                    )
+                running.add(deal)
+            except rules.InvalidDeal as error:
+                raise deal_check.refuse(engine_message(error)) from None
+            deals.append((row, self.user(deal_check, "recorded_by")))
+        derived = derived_values(running.state)
+        if check.data.get("derived") != derived.series:
+            raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
+        for name, value in derived.series.items():
+            setattr(series, name, value)
+
+        seats = []
+        seen_players = set()
+        for item in seats_raw:
+            inner = _Check(item, check.where)
+            position = inner.integer("position")
+            side = inner.integer("side")
+            player = inner.integer("player", low=1, high=MAX_ID)
+            if player not in self.player_ids:
+                raise check.refuse(_("a seat's player is not in the file."))
+            if player in seen_players:
+                raise check.refuse(_("a player sits at two seats."))
+            # As everywhere else: a league's players play in its series, quick-game players in
+            # quick games (the player pages count on it).
+            if self.player_leagues[player] != series.league_id:
+                raise check.refuse(_("a seat's player belongs to another league."))
+            seen_players.add(player)
+            if side != shape.seat_sides[position]:
+                raise check.refuse(_("a seat plays for the wrong side."))
+            values = derived.seat(side)
+            if any(item.get(key) != values[key] for key in SEAT_DERIVED):
+                raise check.refuse(_("a seat's total, goat or winner does not match the deals."))
+            seats.append(
+                Seat(series_id=pk, player_id=player, position=position, side=side, **values)
+            )
+
+        events = []
+        for item in check.items("events"):
+            inner = _Check(item, check.where)
+            action = item.get("action")
+            if action not in DealEvent.Action.values:
+                raise check.refuse(_("an event's action is not recorded, edited or removed."))
+            events.append(
+                (
+                    DealEvent(
+                        series_id=pk,
+                        number=inner.integer("number", low=1),
+                        action=action,
+                        before=_snapshot(item.get("before"), inner, "before"),
+                        after=_snapshot(item.get("after"), inner, "after"),
+                        via=inner.text("via", longest=20, empty=True),
+                        created_at=inner.when("created_at"),
+                        entry_key=_entry_key(item.get("entry_key"), inner),
+                    ),
+                    self.user(inner, "actor"),
+                )
+            )
+        return {
+            "series": series,
+            "rematch_of": rematch_of,
+            "created_by": created_by,
+            "seats": seats,
+            "deals": deals,
+            "events": events,
+        }
+
+    def refuse_taken(self) -> None:
+        for model, ids, label in (
+            (League, self.league_ids, _("leagues")),
+            (Player, self.player_ids, _("players")),
+            (Series, self.series_ids, _("series")),
+        ):
+            taken = _existing(model, ids)
+            if taken:
+                shown = ", ".join(str(pk) for pk in taken[:10])
+                more = _(" and %(n)s more") % {"n": len(taken) - 10} if len(taken) > 10 else ""
+                raise ImportRefused(
+                    _(
+                        "The database already holds %(what)s %(ids)s%(more)s. Import into an "
+                        "empty database, or remove them first; nothing was imported."
+                    )
+                    % {"what": label, "ids": shown, "more": more}
+                )
+
+    def write(self) -> ImportSummary:
+        user_model = get_user_model()
+        field = user_model.USERNAME_FIELD
+        existing = {
+            getattr(user, field): user
+            for user in user_model.objects.filter(**{f"{field}__in": sorted(self.usernames)})
+        }
+        created = 0
+        for name in sorted(self.usernames - set(existing)):
+            user = user_model(**{field: name})
+            user.set_unusable_password()
+            user.save()
+            existing[name] = user
+            created += 1
+
+        def user_id(name: str | None) -> int | None:
+            return None if name is None else existing[name].pk
+
+        for player, name in self.players:
+            player.user_id = user_id(name)
+        series_rows = []
+        known = self.series_ids | set(
+            _existing(Series, {s["rematch_of"] for s in self.series} - {None})
+        )
+        for item in self.series:
+            series = item["series"]
+            series.created_by_id = user_id(item["created_by"])
+            series_rows.append(series)
+        deals, seats, events = [], [], []
+        for item in self.series:
+            seats += item["seats"]
+            for row, name in item["deals"]:
+                row.recorded_by_id = user_id(name)
+                deals.append(row)
+            for event, name in item["events"]:
+                event.actor_id = user_id(name)
+                events.append(event)
+        with kept_timestamps(League, Membership, Player, Series, Deal, DealEvent):
+            League.objects.bulk_create(self.leagues)
+            Membership.objects.bulk_create(
+                Membership(league_id=league, user_id=user_id(name), role=role, joined_at=joined)
+                for league, name, role, joined in self.members
+            )
+            Player.objects.bulk_create(player for player, _name in self.players)
+            Series.objects.bulk_create(series_rows)
+            Seat.objects.bulk_create(seats)
+            Deal.objects.bulk_create(deals)
+            DealEvent.objects.bulk_create(events)
+        linked = []
+        for item in self.series:
+            if item["rematch_of"] in known:
+                item["series"].rematch_of_id = item["rematch_of"]
+                linked.append(item["series"])
+        Series.objects.bulk_update(linked, ["rematch_of"], batch_size=500)
+        _reset_sequences()
+        return ImportSummary(
+            leagues=len(self.leagues),
+            players=len(self.players),
+            series=len(self.series),
+            deals=len(deals),
+            events=len(events),
+            new_users=created,
+        )
+
+
+def _existing(model, ids: set[int]) -> list[int]:
+    found: list[int] = []
+    ordered = sorted(ids)
+    for start in range(0, len(ordered), 500):
+        chunk = ordered[start : start + 500]
+        found += model.objects.filter(pk__in=chunk).values_list("pk", flat=True)
+    return sorted(found)
+
+
+def _reset_sequences() -> None:
+    """After rows with given ids, the next new row must not reuse one (PostgreSQL sequences)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), [League, Player, Series])
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+
+
+def history_import(document: Any) -> ImportSummary:
+    """Restore an exported document (parsed JSON); ``ImportRefused`` says why it cannot be."""
+    importer = _Importer(document)
+    importer.read()
+    try:
+        with transaction.atomic():
+            importer.refuse_taken()
+            return importer.write()
+    except IntegrityError as error:
+        raise ImportRefused(
+            _(
+                "The database already holds a link, entry key, member or player name from this "
+                "file (%(error)s); nothing was imported."
+            )
+            % {"error": error}
+        ) from None
+
+
+def history_import_text(text: str | bytes) -> ImportSummary:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ImportRefused(
+            _("The file is not valid JSON (%(error)s).") % {"error": error}
+        ) from None
+    return history_import(document)

@@ -1,0 +1,213 @@
+"""Forms for leagues, standings filters and accounts: parse what was typed or picked."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring import rules
+from scoring.leagues.standings import ALL_RULES, StandingsFilter
+from scoring.models import Role
+from scoring.rulesets import ruleset_from_key
+from scoring.table.forms import CUSTOM, EGGS_LABELS, NAKED_LABELS, PRESET_LABELS, SeriesForm
+from scoring.widgets import ListSelect
+
+LEAGUE_NAME_MAX = 80
+# A season's ends stay well inside what every database and time zone can represent.
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2100, 12, 31)
+
+
+class LeagueForm(forms.Form):
+    """A league's name and its default house rules (a preset or custom settings)."""
+
+    name = forms.CharField(label=_("League name"), max_length=LEAGUE_NAME_MAX)
+    preset = SeriesForm.base_fields["preset"]
+    target = SeriesForm.base_fields["target"]
+    save_line = SeriesForm.base_fields["save_line"]
+    save_line_three = SeriesForm.base_fields["save_line_three"]
+    naked = SeriesForm.base_fields["naked"]
+    eggs = SeriesForm.base_fields["eggs"]
+    ending = SeriesForm.base_fields["ending"]
+
+    RULE_FIELDS = SeriesForm.RULE_FIELDS
+
+    @classmethod
+    def initial_for(cls, name: str, ruleset: rules.Ruleset) -> dict:
+        return {"name": name, "preset": ruleset.preset_name or CUSTOM, **ruleset.to_dict()}
+
+    def rule_fields(self):
+        return [self[name] for name in self.RULE_FIELDS]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(gettext("Give the league a name."))
+        return name
+
+    def clean(self):
+        data = super().clean()
+        preset = data.get("preset")
+        if preset in rules.PRESETS:
+            data["ruleset"] = rules.PRESETS[preset]
+        elif preset == CUSTOM:
+            try:
+                data["ruleset"] = rules.Ruleset(**{name: data[name] for name in self.RULE_FIELDS})
+            except (KeyError, rules.InvalidRuleset):
+                self.add_error("preset", gettext("Check the custom house rules."))
+        return data
+
+
+INVITE_ROLES = [(Role.SCORER.value, Role.SCORER.label), (Role.VIEWER.value, Role.VIEWER.label)]
+
+
+class InviteForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Whoever joins by the link becomes"),
+        choices=INVITE_ROLES,
+        initial=Role.SCORER,
+        widget=forms.RadioSelect,
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Role.choices)
+
+
+class MemberForm(forms.Form):
+    """Pick a member (for a transfer of ownership)."""
+
+    membership = forms.TypedChoiceField(label=_("New owner"), coerce=int, choices=[])
+
+    def __init__(self, *args, memberships=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["membership"].choices = [(m.pk, m.user.get_username()) for m in memberships]
+
+
+class PlayerLinkForm(forms.Form):
+    """Which member's account a player is; empty for nobody's."""
+
+    user = forms.TypedChoiceField(
+        label=_("Account"), coerce=int, empty_value=None, required=False, choices=[]
+    )
+
+    def __init__(self, *args, memberships=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].choices = [("", gettext("— nobody —"))] + [
+            (m.user_id, m.user.get_username()) for m in memberships
+        ]
+
+
+class MoveForm(forms.Form):
+    league = forms.TypedChoiceField(label=_("League"), coerce=int, choices=[])
+
+    def __init__(self, *args, leagues=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].choices = [(league.pk, league.name) for league in leagues]
+
+
+class StandingsFilterForm(forms.Form):
+    """A season (from – to, both days included) and a ruleset.
+
+    Any well-formed ruleset key is accepted (a ruleset nobody played finds no series); the list
+    to pick from is set with ``offer_rulesets``, from what the league played.
+    """
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    rules = forms.CharField(
+        label=_("House rules"), required=False, max_length=80, widget=ListSelect
+    )
+
+    def __init__(self, *args, rulesets=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offer_rulesets(rulesets)
+
+    def offer_rulesets(self, rulesets) -> None:
+        choices = [(ALL_RULES, gettext("Any house rules"))]
+        choices += [(key, ruleset_label(key, ruleset)) for key, ruleset in rulesets]
+        self.fields["rules"].widget.choices = choices
+
+    def clean_rules(self) -> str:
+        key = self.cleaned_data["rules"]
+        if key and ruleset_from_key(key) is None:
+            raise forms.ValidationError(gettext("Choose house rules from the list."))
+        return key
+
+    def clean(self):
+        data = super().clean()
+        for name in ("date_from", "date_to"):
+            day = data.get(name)
+            if day and not FIRST_DAY <= day <= LAST_DAY:
+                self.add_error(name, gettext("Pick a day between 1900 and 2100."))
+                data.pop(name, None)
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", gettext("The season cannot end before it starts."))
+        return data
+
+    def standings_filter(self) -> StandingsFilter:
+        """The filter the form describes; no filter at all when it is not valid."""
+        if not self.is_valid():
+            return StandingsFilter()
+        data = self.cleaned_data
+        return StandingsFilter(
+            date_from=data.get("date_from"),
+            date_to=data.get("date_to"),
+            ruleset=data.get("rules") or ALL_RULES,
+        )
+
+
+def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
+    return _ruleset_label(key, ruleset, get_language())
+
+
+@lru_cache(maxsize=512)
+def _ruleset_label(key: str, ruleset: rules.Ruleset, language: str | None) -> str:
+    """Worded once per ruleset and language: a league offers dozens in its filter."""
+    if key in PRESET_LABELS:
+        return str(PRESET_LABELS[key])
+    return gettext("Custom: out at %(target)s; %(eggs)s; %(naked)s") % {
+        "target": ruleset.target,
+        "eggs": EGGS_LABELS[ruleset.eggs],
+        "naked": NAKED_LABELS[ruleset.naked],
+    }
+
+
+class HeadToHeadForm(forms.Form):
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=[], widget=ListSelect)
+    second = forms.TypedChoiceField(label=_("against"), coerce=int, choices=[], widget=ListSelect)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(player.pk, player.name) for player in players]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", gettext("Pick two different players."))
+        return data
+
+
+class SignupForm(UserCreationForm):
+    """A username and a password; an e-mail address only to reset a forgotten password."""
+
+    email = forms.EmailField(
+        label=_("E-mail (optional)"),
+        required=False,
+        help_text=_("Only used to send you a link if you forget your password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")

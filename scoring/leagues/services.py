@@ -1,0 +1,244 @@
+"""Writes for leagues: create, house rules, invites, members and roles, players, share links.
+
+Every function is one transaction and checks the league's invariants itself (a league always
+keeps an owner), so a view only has to decide who may call it. Refusals raise ``LeagueError``
+with a message a player understands; nothing changes then.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import rules
+from scoring.models import League, Membership, Player, Role, Seat, Series, new_token
+from scoring.table import services
+
+
+class LeagueError(Exception):
+    """A league change that is refused; ``str(error)`` is shown to the player."""
+
+
+def _owners(league: League) -> int:
+    return Membership.objects.filter(league=league, role=Role.OWNER).count()
+
+
+def _locked_league(league: League) -> League:
+    return League.objects.select_for_update().get(pk=league.pk)
+
+
+@transaction.atomic
+def league_create(
+    *, name: str, user: AbstractBaseUser, ruleset: rules.Ruleset | None = None
+) -> League:
+    """A new league whose only member, its owner, is ``user``."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise LeagueError(_("Give the league a name."))
+    league = League.objects.create(
+        name=clean, rules=(ruleset or rules.PRESETS["classic"]).to_dict()
+    )
+    Membership.objects.create(league=league, user=user, role=Role.OWNER)
+    return league
+
+
+@transaction.atomic
+def league_update_rules(
+    *, league: League, ruleset: rules.Ruleset, name: str | None = None
+) -> League:
+    """Change the league's default house rules (and its name); started series keep theirs."""
+    league = _locked_league(league)
+    league.rules = ruleset.to_dict()
+    fields = ["rules"]
+    if name is not None:
+        clean = " ".join(name.split())
+        if not clean:
+            raise LeagueError(_("Give the league a name."))
+        league.name = clean
+        fields.append("name")
+    league.save(update_fields=fields)
+    return league
+
+
+@transaction.atomic
+def invite_renew(*, league: League, role: str = Role.SCORER) -> League:
+    """A new invite link for ``role`` (scorer or viewer); the old link stops working."""
+    if role not in (Role.SCORER, Role.VIEWER):
+        raise LeagueError(_("An invite makes scorers or viewers; owners are made by transfer."))
+    league = _locked_league(league)
+    league.invite_token = new_token()
+    league.invite_role = role
+    league.save(update_fields=["invite_token", "invite_role"])
+    return league
+
+
+@transaction.atomic
+def invite_revoke(*, league: League) -> League:
+    """Nobody can join through an invite link until a new one is made."""
+    league = _locked_league(league)
+    league.invite_token = None
+    league.save(update_fields=["invite_token"])
+    return league
+
+
+@transaction.atomic
+def league_join(*, token: str, user: AbstractBaseUser) -> Membership:
+    """Join the league whose invite link this is; a member keeps the role they have."""
+    league = League.objects.select_for_update().filter(invite_token=token).first()
+    if not token or league is None:
+        raise LeagueError(_("This invite link no longer works. Ask for a new one."))
+    membership, _created = Membership.objects.get_or_create(
+        league=league, user=user, defaults={"role": league.invite_role}
+    )
+    return membership
+
+
+def _membership(league: League, membership_id: int) -> Membership:
+    membership = (
+        Membership.objects.select_for_update()
+        .select_related("user")
+        .filter(league=league, pk=membership_id)
+        .first()
+    )
+    if membership is None:
+        raise LeagueError(_("That person is not a member of this league."))
+    return membership
+
+
+@transaction.atomic
+def membership_set_role(*, league: League, membership_id: int, role: str) -> Membership:
+    """Give a member another role; the league's last owner keeps theirs."""
+    if role not in Role.values:
+        raise LeagueError(_("Choose owner, scorer or viewer."))
+    league = _locked_league(league)
+    membership = _membership(league, membership_id)
+    if membership.role == Role.OWNER and role != Role.OWNER and _owners(league) == 1:
+        raise LeagueError(_("The league needs an owner: make someone else owner first."))
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, league: League, membership_id: int) -> int:
+    """Take a member out of the league (the last owner cannot be); returns their user id."""
+    league = _locked_league(league)
+    membership = _membership(league, membership_id)
+    if membership.role == Role.OWNER and _owners(league) == 1:
+        raise LeagueError(_("The league's last owner cannot be removed."))
+    _unlink_players(league, membership.user_id)
+    membership.delete()
+    return membership.user_id
+
+
+@transaction.atomic
+def league_leave(*, league: League, user: AbstractBaseUser) -> None:
+    """Leave a league; an owner must first hand the league to someone else."""
+    league = _locked_league(league)
+    membership = Membership.objects.filter(league=league, user=user).first()
+    if membership is None:
+        raise LeagueError(_("You are not a member of this league."))
+    if membership.role == Role.OWNER and _owners(league) == 1:
+        raise LeagueError(_("Transfer ownership to another member before you leave."))
+    _unlink_players(league, user.pk)
+    membership.delete()
+
+
+@transaction.atomic
+def ownership_transfer(*, league: League, user: AbstractBaseUser, membership_id: int) -> None:
+    """``user`` (an owner) makes another member the owner and becomes a scorer."""
+    league = _locked_league(league)
+    current = Membership.objects.filter(league=league, user=user, role=Role.OWNER).first()
+    if current is None:
+        raise LeagueError(_("Only an owner can hand the league over."))
+    successor = _membership(league, membership_id)
+    if successor.pk == current.pk:
+        raise LeagueError(_("Choose another member to take over."))
+    successor.role = Role.OWNER
+    successor.save(update_fields=["role"])
+    current.role = Role.SCORER
+    current.save(update_fields=["role"])
+
+
+def _unlink_players(league: League, user_id: int) -> None:
+    Player.objects.filter(league=league, user_id=user_id).update(user=None)
+
+
+@transaction.atomic
+def player_link_user(*, league: League, player_id: int, user_id: int | None) -> Player:
+    """Say which member's account a league player is (or none); one player per member."""
+    league = _locked_league(league)
+    player = Player.objects.filter(league=league, pk=player_id).first()
+    if player is None:
+        raise LeagueError(_("There is no such player in this league."))
+    if user_id is not None:
+        if not Membership.objects.filter(league=league, user_id=user_id).exists():
+            raise LeagueError(_("Only a member of the league can be linked to a player."))
+        Player.objects.filter(league=league, user_id=user_id).exclude(pk=player.pk).update(
+            user=None
+        )
+    player.user_id = user_id
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def series_move_to_league(*, series: Series, league: League, user: AbstractBaseUser) -> Series:
+    """Move a quick game into a league where ``user`` scores, matching players by name.
+
+    Only the game's creator may do it (``access.series_access`` says who; the view checks). Each
+    seat's player becomes the league's player of the same name, created if the league has none.
+    Both links are renewed: a league's games are open to its members by role, so whoever the
+    quick game's links were shared with (to score or to watch) loses access with the move.
+    """
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if series.league_id is not None:
+        raise LeagueError(_("This series already belongs to a league."))
+    role = (
+        Membership.objects.filter(league=league, user=user).values_list("role", flat=True).first()
+    )
+    if role not in (Role.OWNER, Role.SCORER):
+        raise LeagueError(_("You can only move games into a league where you score."))
+    seats = list(Seat.objects.filter(series=series).select_related("player"))
+    names = [seat.player.name for seat in seats]
+    players = services.players_resolve(names=names, league=league)
+    if len({player.pk for player in players}) != len(players):
+        # Only a game started before names had keys can seat two of one name ("ﾊﾅ", "ハナ").
+        doubled = next(p for p in players if players.count(p) > 1)
+        raise LeagueError(
+            _("Two players of this game are both %(name)s in this league; it cannot be moved.")
+            % {"name": doubled.name}
+        )
+    old_players = {seat.player_id for seat in seats}
+    for seat, player in zip(seats, players, strict=True):
+        seat.player = player
+    Seat.objects.bulk_update(seats, ["player"])
+    series.league = league
+    series.score_token = new_token()
+    series.watch_token = new_token()
+    series.version += 1  # standings of the league now include it; live views refresh
+    series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
+    if series.finished:
+        services.results_changed(league.pk, rewritten=True)  # it may have finished long ago
+    # Quick-game players that no other game uses would only clutter name suggestions.
+    Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
+    return series
+
+
+@transaction.atomic
+def share_renew(*, league: League) -> League:
+    """A new read-only share link to the standings; the old link stops working."""
+    league = _locked_league(league)
+    league.share_token = new_token()
+    league.save(update_fields=["share_token"])
+    return league
+
+
+@transaction.atomic
+def share_revoke(*, league: League) -> League:
+    """The standings are no longer shared with anyone outside the league."""
+    league = _locked_league(league)
+    league.share_token = None
+    league.save(update_fields=["share_token"])
+    return league

@@ -1,0 +1,172 @@
+"""What the scoreboard shows, built from a series, its deal rows and the engine's replay.
+
+Only presentation lives here (names, words, bar widths); every number comes from the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring import rules
+from scoring.models import Deal, Seat, Series
+from scoring.rules.table import dealer_seat, first_leader_seat
+from scoring.table.replays import replay_rows
+
+
+@dataclass(frozen=True)
+class SideView:
+    index: int
+    name: str  # "Anna & Boris" for a team
+    total: int
+    to_target: int
+    percent: int  # of the way to the target, for the bar
+    out: bool
+    goat: bool
+    winner: bool
+
+
+@dataclass(frozen=True)
+class DealRow:
+    number: int
+    cells: list[dict]  # per original side: points, defeat, total, naked (charged the 6)
+    eggs: bool
+    multiplier: int
+    summary: str
+    row: Deal
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    series: Series
+    state: rules.SeriesState
+    seats: list[Seat]
+    sides: list[SideView]
+    in_play: list[SideView]
+    deals: list[DealRow]
+    dealer: str | None
+    leader: str | None
+    next_number: int
+    last: DealRow | None
+    goats: str
+    winner: str
+
+    @property
+    def sides_count(self) -> int:
+        return len(self.sides)
+
+
+def side_names(seats: list[Seat], sides: int) -> list[str]:
+    """Each side's name: its player, or both partners for a team."""
+    return [
+        " & ".join(seat.player.name for seat in seats if seat.side == side) for side in range(sides)
+    ]
+
+
+def summary(outcome: rules.DealOutcome, names: list[str]) -> str:
+    """One deal's result in words: eggs, who lost how much (naked, ×eggs), who is out."""
+    parts = []
+    if outcome.eggs:
+        parts.append(_("Eggs! 60:60."))
+    naked = set(outcome.naked)
+    two_sides = len(outcome.in_play) == 2  # one loser; with three, a shared top scores too
+    for side in outcome.losers:
+        values = {"side": names[side], "points": outcome.defeat[side]}
+        if outcome.eggs:
+            parts.append(_("%(side)s: +%(points)s.") % values)
+        elif two_sides and side in naked:
+            parts.append(_("%(side)s lost naked: +%(points)s.") % values)
+        elif two_sides:
+            parts.append(_("%(side)s lost: +%(points)s.") % values)
+        elif side in naked:
+            parts.append(_("%(side)s: +%(points)s (naked).") % values)
+        else:
+            parts.append(_("%(side)s: +%(points)s.") % values)
+    if outcome.multiplier > 1 and outcome.losers:
+        parts.append(_("(×%(multiplier)s for the eggs.)") % {"multiplier": outcome.multiplier})
+    for side in outcome.out:
+        parts.append(_("%(side)s: out!") % {"side": names[side]})
+    if not outcome.losers and not outcome.eggs:
+        parts.append(_("Nobody scores."))
+    return " ".join(parts)
+
+
+def joined(names: list[str]) -> str:
+    return _(" and ").join(names)
+
+
+def build(series: Series, rows: list[Deal]) -> Scoreboard:
+    """The scoreboard of a series whose seats (with players) are prefetched."""
+    seats = sorted(series.seats.all(), key=lambda seat: seat.position)
+    state = replay_rows(series, rows)
+    shape = series.shape
+    names = side_names(seats, shape.sides)
+    target = state.rules.target
+    sides = [
+        SideView(
+            index=side,
+            name=names[side],
+            total=state.totals[side],
+            to_target=state.to_target[side],
+            percent=min(100, round(100 * state.totals[side] / target)),
+            out=side in state.out,
+            goat=side in state.goats,
+            winner=state.winner == side,
+        )
+        for side in range(shape.sides)
+    ]
+    deals = []
+    for outcome, row in zip(state.deals, rows, strict=True):
+        naked = outcome.naked
+        cells = [
+            {
+                "points": outcome.points_of(side),
+                "defeat": outcome.defeat[side],
+                "total": outcome.totals[side],
+                "naked": side in naked,
+            }
+            for side in range(shape.sides)
+        ]
+        deals.append(
+            DealRow(
+                number=outcome.number,
+                cells=cells,
+                eggs=outcome.eggs,
+                multiplier=outcome.multiplier,
+                summary=summary(outcome, names),
+                row=row,
+            )
+        )
+    seat_names = [seat.player.name for seat in seats]
+    dealer = leader = None
+    if not state.finished:
+        dealer_at = dealer_seat(series.first_dealer, shape.seat_sides, state)
+        dealer = seat_names[dealer_at]
+        leader_at = first_leader_seat(dealer_at, shape.seat_sides, state)
+        leader = seat_names[leader_at] if leader_at is not None else None
+    return Scoreboard(
+        series=series,
+        state=state,
+        seats=seats,
+        sides=sides,
+        in_play=[sides[side] for side in state.in_play],
+        deals=deals,
+        dealer=dealer,
+        leader=leader,
+        next_number=len(rows) + 1,
+        last=deals[-1] if deals else None,
+        goats=joined([names[side] for side in state.goats]),
+        winner=names[state.winner] if state.winner is not None else "",
+    )
+
+
+def goat_title(board: Scoreboard) -> str:
+    """The end screen's headline."""
+    count = len(board.state.goats)
+    if board.state.goats_with_eggs:
+        return ngettext("%(goats)s: goat with eggs!", "%(goats)s: goats with eggs!", count) % {
+            "goats": board.goats
+        }
+    return ngettext("%(goats)s: the goat!", "%(goats)s: the goats!", count) % {"goats": board.goats}

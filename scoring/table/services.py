@@ -1,0 +1,402 @@
+"""Writes: every change to series and deals goes through these functions, each one transaction.
+
+Each write locks the series row, replays the stored deals with the engine, applies the change,
+and rewrites the derived fields (``series_refresh``) before it commits, so stored totals can
+never disagree with a replay. A deal form carries a one-time ``entry_key`` and the number of the
+deal it enters: a replayed submission finds its deal again (or, once that deal is undone, is
+refused), and a second phone entering the same deal is told so instead of recording it twice. An
+undo or an edit carries the series' ``version`` it was shown at: after any change since, it is
+refused, so it never acts on a deal its phone has not seen.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from scoring import rules
+from scoring.models import MAX_DEALS, Deal, DealEvent, League, Player, Seat, Series, new_token
+from scoring.modes import SHAPES
+from scoring.names import name_clean, name_key
+from scoring.table.derived import derived_values
+from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
+from scoring.table.selectors import entry_key_use
+
+
+class DealConflict(Exception):
+    """The deal was changed from another device since this form was shown."""
+
+
+class SeriesFull(Exception):
+    """The series holds ``MAX_DEALS`` deals already: no deal can be added."""
+
+
+class DealUndone(DealConflict):
+    """The deal this form recorded has been undone since: its one-time key stays spent."""
+
+
+class SeriesNotOver(Exception):
+    """A rematch was asked for a series that is still being played."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    series: Series
+    deal: Deal
+    created: bool  # False when the same form had already recorded it (a retry or double tap)
+
+
+def _locked(series_id: int) -> Series:
+    return Series.objects.select_for_update().get(pk=series_id)
+
+
+def _rows(series: Series) -> list[Deal]:
+    return list(Deal.objects.filter(series=series).order_by("number"))
+
+
+def series_refresh(series: Series, state: rules.SeriesState) -> None:
+    """Store what the engine derived from the deals on the series and its seats."""
+    if series.league_id is not None and (state.finished or series.finished):
+        # One more series ending only adds to the standings; anything else rewrites them.
+        results_changed(series.league_id, rewritten=series.finished)
+    if state.finished and not series.finished:
+        series.finished_at = timezone.now()
+    elif not state.finished:
+        series.finished_at = None
+    derived = derived_values(state)
+    for name, value in derived.series.items():
+        setattr(series, name, value)
+    series.version += 1
+    series.save()
+    # One UPDATE per side (partners share their side's figures): a bulk_update's CASE per field
+    # cost more to build than the database spends on it.
+    for side, values in enumerate(derived.sides):
+        Seat.objects.filter(series=series, side=side).update(**values)
+
+
+def results_changed(league_id: int, *, rewritten: bool) -> None:
+    """A series of the league finished, or (``rewritten``) a finished one changed otherwise:
+    its standings are stale. Locks the league's row until the transaction ends, so that series
+    of one league finish one after the other."""
+    bump = F("results_version") + 1
+    changes = {"results_version": bump, **({"results_rewritten": bump} if rewritten else {})}
+    League.objects.filter(pk=league_id).update(**changes)
+
+
+def _event(
+    series: Series,
+    number: int,
+    action: str,
+    *,
+    before=None,
+    after=None,
+    user=None,
+    via="",
+    entry_key: uuid.UUID | None = None,
+):
+    DealEvent.objects.create(
+        series=series,
+        number=number,
+        action=action,
+        before=before,
+        after=after,
+        actor=user if user is not None and user.is_authenticated else None,
+        via=via,
+        entry_key=entry_key,
+    )
+
+
+def players_resolve(
+    *, names: Sequence[str], league: League | None, known: QuerySet[Player] | None = None
+) -> list[Player]:
+    """The players with these names: in the league, or among ``known``; new ones are created.
+
+    Names match by their key (``names.name_key``): "анна" finds "Анна". A quick game (no league)
+    only reuses quick-game players: a league's players stay in their league, whatever ``known``
+    holds.
+    """
+    if league is not None:
+        pool = Player.objects.filter(league=league)
+    elif known is not None:
+        pool = known.filter(league__isnull=True)
+    else:
+        pool = None
+    players = []
+    for name in names:
+        key = name_key(name)
+        found = pool.filter(name_key=key).order_by("pk").first() if pool is not None else None
+        players.append(found or _player_create(name=name_clean(name), league=league))
+    return players
+
+
+def _player_create(*, name: str, league: League | None) -> Player:
+    """A new player; in a league, the one another request has just created under this name."""
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name, league=league)
+    except IntegrityError:
+        if league is None:
+            raise
+        return Player.objects.get(league=league, name_key=name_key(name))
+
+
+@transaction.atomic
+def series_start(
+    *,
+    mode: str,
+    players: Sequence[Player],
+    first_dealer: int,
+    ruleset: rules.Ruleset,
+    league: League | None = None,
+    user=None,
+    rematch_of: Series | None = None,
+) -> Series:
+    """Start a series with players in clockwise seat order and the house rules frozen in."""
+    shape = SHAPES[mode]
+    if len(players) != shape.seats:
+        raise ValueError(f"{mode} needs {shape.seats} players, not {len(players)}")
+    if len({player.pk for player in players}) != len(players):
+        raise ValueError("a player can sit at only one seat")
+    if not 0 <= first_dealer < shape.seats:
+        raise ValueError(f"the first dealer must be one of the {shape.seats} seats")
+    series = Series.objects.create(
+        league=league,
+        mode=mode,
+        rules=ruleset.to_dict(),
+        first_dealer=first_dealer,
+        created_by=user if user is not None and user.is_authenticated else None,
+        rematch_of=rematch_of,
+        score_token=new_token(),
+        watch_token=new_token(),
+    )
+    Seat.objects.bulk_create(
+        Seat(series=series, player=player, position=position, side=shape.seat_sides[position])
+        for position, player in enumerate(players)
+    )
+    series_refresh(series, rules.replay(shape.sides, [], rules=ruleset))
+    return series
+
+
+@transaction.atomic
+def series_create(
+    *,
+    mode: str,
+    names: Sequence[str],
+    first_dealer: int,
+    ruleset: rules.Ruleset,
+    league: League | None = None,
+    known: QuerySet[Player] | None = None,
+    user=None,
+) -> Series:
+    """A new game from the names typed or picked, in clockwise seat order."""
+    players = players_resolve(names=names, league=league, known=known)
+    return series_start(
+        mode=mode,
+        players=players,
+        first_dealer=first_dealer,
+        ruleset=ruleset,
+        league=league,
+        user=user,
+    )
+
+
+def rematch_dealer(series: Series) -> int:
+    """Who deals first in a rematch: the next seat clockwise from the series' first dealer."""
+    return (series.first_dealer + 1) % series.shape.seats
+
+
+@transaction.atomic
+def series_rematch(*, series: Series, user=None) -> Series:
+    """A new series with the same seats and rules; the next player clockwise deals first.
+
+    Raises ``SeriesNotOver`` for a series still in play: finish it (or start a new game).
+    """
+    series = _locked(series.pk)
+    if not series.finished:
+        raise SeriesNotOver(f"series {series.pk} is still in play")
+    existing = series.rematches.order_by("pk").first()
+    if existing is not None:
+        return existing  # a second tap on "rematch" opens the same new series
+    players = [seat.player for seat in series.seats.select_related("player").order_by("position")]
+    rematch = series_start(
+        mode=series.mode,
+        players=players,
+        first_dealer=rematch_dealer(series),
+        ruleset=series.ruleset,
+        league=series.league,
+        # A quick game's rematch is the same table with the same creator, who manages its links
+        # (scoring.access); whoever tapped "Rematch" with a score link only scores it.
+        user=user if series.league_id is not None else series.created_by,
+        rematch_of=series,
+    )
+    # Phones still watching the finished series see the change, and so the way to the next one.
+    Series.objects.filter(pk=series.pk).update(version=F("version") + 1)
+    return rematch
+
+
+@transaction.atomic
+def series_link_renew(*, series: Series, link: str) -> Series:
+    """A new scoring or watching link for a series: whoever held the old one is locked out."""
+    if link not in ("score", "watch"):
+        raise ValueError(f"there is no {link!r} link")
+    field = f"{link}_token"
+    setattr(series, field, new_token())
+    series.save(update_fields=[field])
+    return series
+
+
+def deal_record(
+    *,
+    series_id: int,
+    number: int,
+    points: Sequence[int],
+    tricks: Sequence[bool] | None,
+    entry_key: uuid.UUID | None = None,
+    user=None,
+    via: str = "",
+) -> Recorded:
+    """Record the next deal of a series.
+
+    ``number`` is the deal the form was entering: if another device has recorded that deal in
+    the meantime, ``DealConflict`` is raised and nothing changes; ``DealUndone`` if the deal
+    this ``entry_key`` recorded has been undone since (a form is used once). Raises
+    ``InvalidDeal`` for a deal the rules refuse, ``SeriesFull`` past ``MAX_DEALS`` deals.
+    """
+    try:
+        with transaction.atomic():
+            series = _locked(series_id)
+            used = entry_key_use(entry_key) if entry_key is not None else None
+            if used is not None:
+                if used.series_id != series.pk:
+                    raise DealConflict("this form belongs to another series")
+                if used.undone:
+                    raise DealUndone(f"the deal of this form was undone from series {series.pk}")
+                return Recorded(series=series, deal=Deal.objects.get(pk=used.pk), created=False)
+            rows = _rows(series)
+            if number != len(rows) + 1:
+                raise DealConflict(f"deal {number} is not the next deal")
+            if number > MAX_DEALS:
+                raise SeriesFull(f"a series holds at most {MAX_DEALS} deals")
+            running = engine_series(series, rows)
+            deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+            in_play = running.in_play
+            running.add(deal)  # InvalidDeal if the series is over or the sides do not match
+            row = Deal.objects.create(
+                series=series,
+                number=number,
+                entry_key=entry_key,
+                recorded_by=user if user is not None and user.is_authenticated else None,
+                **row_values(deal, in_play),
+            )
+            _event(
+                series,
+                number,
+                DealEvent.Action.RECORDED,
+                after=row_snapshot(row),
+                user=user,
+                via=via,
+            )
+            series_refresh(series, running.state)
+            return Recorded(series=series, deal=row, created=True)
+    except IntegrityError:
+        # Another transaction took this deal number or this entry key first.
+        if entry_key is not None:
+            earlier = Deal.objects.filter(entry_key=entry_key, series_id=series_id).first()
+            if earlier is not None:
+                return Recorded(series=earlier.series, deal=earlier, created=False)
+        raise DealConflict(f"deal {number} was recorded from another device") from None
+
+
+@transaction.atomic
+def deal_edit(
+    *,
+    series_id: int,
+    number: int,
+    version: int,
+    points: Sequence[int],
+    tricks: Sequence[bool] | None,
+    user=None,
+    via: str = "",
+) -> Series:
+    """Change an earlier deal; everything after it is scored again.
+
+    ``version`` is the series' version the edit form was shown at: if the series has changed
+    since, ``DealConflict`` is raised and nothing changes (the other device's change stands),
+    unless the deal already holds these values (a double tap on "Save": nothing to do). Raises
+    ``InvalidDeal`` if the new values are refused, or if a later deal no longer fits (for
+    example the series would now end before it), and changes nothing then.
+    """
+    series = _locked(series_id)
+    stale = series.version != version
+    rows = _rows(series)
+    if not 1 <= number <= len(rows):
+        raise DealConflict(f"there is no deal {number}")
+    row = rows[number - 1]
+    running = engine_series(series, rows[: number - 1])
+    in_play = running.in_play
+    try:
+        try:
+            deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+        except rules.InvalidDeal as error:
+            raise error.in_deal(number) from None
+        running.add(deal)  # InvalidDeal naming the deal when it is for the wrong number of sides
+    except rules.InvalidDeal:
+        if stale:  # refused against a series that is no longer the one the form showed
+            raise DealConflict(f"series {series.pk} changed since the form was shown") from None
+        raise
+    values = row_values(deal, in_play)
+    before = row_snapshot(row)
+    for name, value in values.items():
+        setattr(row, name, value)
+    if row_snapshot(row) == before:
+        return series  # nothing changes: a repeated submission of the same edit
+    if stale:
+        raise DealConflict(f"series {series.pk} changed since the form was shown")
+    state = replay_rows(series, rows)  # InvalidDeal names the first deal that no longer fits
+    row.save()
+    _event(
+        series,
+        number,
+        DealEvent.Action.EDITED,
+        before=before,
+        after=row_snapshot(row),
+        user=user,
+        via=via,
+    )
+    series_refresh(series, state)
+    return series
+
+
+@transaction.atomic
+def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str = "") -> Series:
+    """Remove the last deal, ``number``, as the undo button shown at ``version`` of the series.
+
+    If the series has changed since (a deal recorded, edited or undone elsewhere, or this undo
+    already done), ``DealConflict`` is raised and nothing changes: an old undo never removes a
+    deal its phone has not seen. The removed deal's one-time key stays spent (``DealUndone``).
+    """
+    series = _locked(series_id)
+    if series.version != version:
+        raise DealConflict(f"series {series.pk} changed since the undo button was shown")
+    rows = _rows(series)
+    if number < 1 or number != len(rows):
+        raise DealConflict(f"deal {number} is not the last deal")
+    row = rows[-1]
+    before = row_snapshot(row)
+    row.delete()
+    _event(
+        series,
+        number,
+        DealEvent.Action.REMOVED,
+        before=before,
+        user=user,
+        via=via,
+        entry_key=row.entry_key,
+    )
+    series_refresh(series, replay_rows(series, rows[:-1]))
+    return series

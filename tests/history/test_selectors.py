@@ -1,0 +1,192 @@
+"""The history's selectors: filters, cursor pages, rows, and what a request may see."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import RequestFactory
+from django.utils import timezone
+
+from scoring import rules
+from scoring.access import remember_link
+from scoring.history.selectors import (
+    HistoryFilterForm,
+    StaleCursor,
+    history_filter,
+    history_page,
+    history_row,
+    player_scope,
+    rules_family,
+    rules_label,
+    visible_players,
+)
+from scoring.models import Player, Series
+from scoring.table import selectors
+from tests.conftest import start_series
+from tests.history_fixtures import finished_series
+
+pytestmark = pytest.mark.django_db
+
+
+def request_for(user=None, links: tuple[Series, ...] = ()):
+    request = RequestFactory().get("/history/")
+    request.user = user or AnonymousUser()
+    request.session = SessionStore()
+    for series in links:
+        remember_link(request, series, series.watch_token)
+    return request
+
+
+def clean(**data) -> dict:
+    form = HistoryFilterForm(
+        {key: str(value) for key, value in data.items()},
+        players=[(player.pk, player.name) for player in Player.objects.all()],
+        leagues=[],
+    )
+    assert form.is_valid(), form.errors
+    return form.cleaned_data
+
+
+def dated(series: Series, when) -> Series:
+    Series.objects.filter(pk=series.pk).update(created_at=when)
+    series.refresh_from_db()
+    return series
+
+
+def test_rules_family_ignores_the_target_and_knows_every_preset():
+    assert rules_family(rules.Ruleset(target=48)) == "classic"
+    assert rules_family(rules.PRESETS["eggs-stacking"]) == "eggs-stacking"
+    assert rules_family(rules.Ruleset(save_line=21)) is None
+    assert rules_label(rules.Ruleset(target=24)) == "Classic, out at 24"
+    assert rules_label(rules.Ruleset(save_line=21)) == "Custom rules, out at 12"
+
+
+def test_the_history_lists_the_newest_series_first_in_pages_without_overlap():
+    series = [start_series() for _ in range(25)]
+    now = timezone.now()
+    for age, item in enumerate(series):
+        dated(item, now - timedelta(minutes=age))
+    first = history_page(Series.objects.all(), size=10)
+    assert [row.series.pk for row in first.rows] == [item.pk for item in series[:10]]
+    assert first.newer is None and first.older == series[9].pk
+    second = history_page(Series.objects.all(), before=first.older, size=10)
+    assert [row.series.pk for row in second.rows] == [item.pk for item in series[10:20]]
+    assert second.newer == series[10].pk
+    last = history_page(Series.objects.all(), before=second.older, size=10)
+    assert [row.series.pk for row in last.rows] == [item.pk for item in series[20:]]
+    assert last.older is None
+    back = history_page(Series.objects.all(), after=second.newer, size=10)
+    assert [row.series.pk for row in back.rows] == [item.pk for item in series[:10]]
+    assert back.newer is None and back.older == series[9].pk
+
+
+def test_series_started_at_the_same_moment_are_paged_by_id_without_loss():
+    series = [start_series() for _ in range(5)]
+    moment = timezone.now()
+    for item in series:
+        dated(item, moment)
+    seen = []
+    cursor = None
+    while True:
+        page = history_page(Series.objects.all(), before=cursor, size=2)
+        seen += [row.series.pk for row in page.rows]
+        if page.older is None:
+            break
+        cursor = page.older
+    assert seen == sorted((item.pk for item in series), reverse=True)
+
+
+def test_a_page_link_to_a_series_that_is_gone_is_refused():
+    with pytest.raises(StaleCursor):
+        history_page(Series.objects.all(), before=987654)
+
+
+def test_filters_narrow_by_player_mode_status_and_house_rules(league):
+    teams = finished_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"))
+    duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
+    eggs = start_series(names=("Raya", "Misha", "Nina", "Pavel"), league=league,
+                        ruleset=rules.PRESETS["eggs-double"])  # fmt: skip
+    custom = start_series(names=("Raya", "Oleg"), mode="duel", league=league,
+                          ruleset=rules.Ruleset(save_line=21))  # fmt: skip
+    everything = Series.objects.all()
+    lena = Player.objects.get(name="Lena")
+
+    def pks(**data):
+        return set(history_filter(everything, clean(**data)).values_list("pk", flat=True))
+
+    assert pks(player=lena.pk) == {teams.pk, duel.pk}
+    assert pks(mode="duel") == {duel.pk, custom.pk}
+    assert pks(status="finished") == {teams.pk}
+    assert pks(status="playing") == {duel.pk, eggs.pk, custom.pk}
+    assert pks(rules="eggs-double") == {eggs.pk}
+    assert pks(rules="classic") == {teams.pk, duel.pk}
+    assert pks(rules="custom") == {custom.pk}
+    assert pks(player=lena.pk, mode="teams", status="finished") == {teams.pk}
+
+
+def test_the_date_range_includes_both_whole_days():
+    before, first_day, last_day, after = (start_series() for _ in range(4))
+    day = date(2025, 3, 10)
+    start = timezone.make_aware(timezone.datetime(2025, 3, 10))
+    dated(before, start - timedelta(seconds=1))
+    dated(first_day, start)
+    dated(last_day, start + timedelta(days=2, hours=23, minutes=59))
+    dated(after, start + timedelta(days=3))
+    found = history_filter(Series.objects.all(), clean(start=day, end=day + timedelta(days=2)))
+    assert set(found) == {first_day, last_day}
+
+
+def test_an_end_date_before_the_start_date_is_an_error_a_player_understands():
+    form = HistoryFilterForm({"start": "2025-03-10", "end": "2025-03-01"})
+    assert not form.is_valid()
+    assert form.errors["end"] == ["The end date comes before the start date."]
+
+
+def test_a_player_who_is_not_in_the_list_is_refused():
+    form = HistoryFilterForm({"player": "12345"}, players=[(1, "Anna")])
+    assert not form.is_valid()
+    assert "player" in form.errors
+
+
+def test_a_row_names_the_goat_and_the_goats_with_eggs():
+    plain = history_row(selectors.with_seats(Series.objects.filter(pk=finished_series().pk))[0])
+    assert plain.result == "Anna & Vera: the goat"
+    assert [side.total for side in plain.sides] == [12, 0]
+    assert plain.sides[0].goat and plain.sides[1].winner
+    eggs = finished_series(goat=1, eggs=True)
+    row = history_row(selectors.with_seats(Series.objects.filter(pk=eggs.pk))[0])
+    assert row.result == "Boris & Gleb: goat with eggs"
+    playing = history_row(selectors.with_seats(Series.objects.filter(pk=start_series().pk))[0])
+    assert playing.result == "In progress"
+
+
+def test_a_browser_sees_the_players_of_the_quick_games_it_holds_a_link_for(league, outsider):
+    mine = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
+    start_series(names=("Nobody", "Else", "Here", "Now"))
+    start_series(names=("Lena", "Misha", "Nina", "Pavel"), league=league)
+    names = set(visible_players(request_for(links=(mine,))).values_list("name", flat=True))
+    assert names == {"Ira", "Kolya", "Lida", "Masha"}
+    assert not visible_players(request_for(outsider)).exists()
+
+
+def test_a_member_sees_the_players_of_the_league(league, viewer):
+    start_series(names=("Lena", "Misha", "Nina", "Pavel"), league=league)
+    names = set(visible_players(request_for(viewer)).values_list("name", flat=True))
+    assert names == {"Lena", "Misha", "Nina", "Pavel"}
+
+
+def test_a_player_is_visible_to_members_and_link_holders_only(league, viewer, outsider):
+    league_game = start_series(names=("Lena", "Misha", "Nina", "Pavel"), league=league)
+    quick = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
+    lena = Player.objects.get(name="Lena")
+    ira = Player.objects.get(name="Ira")
+    member = player_scope(request_for(viewer), lena)
+    assert member.whole_league and list(member.series) == [league_game]
+    assert player_scope(request_for(outsider), lena) is None
+    holder = player_scope(request_for(links=(quick,)), ira)
+    assert not holder.whole_league and list(holder.series) == [quick]
+    assert player_scope(request_for(links=(league_game,)), ira) is None
+    assert player_scope(request_for(), ira) is None

@@ -1,0 +1,277 @@
+"""History pages through their views: access, filters, score sheet, player page, downloads, and
+a constant number of queries whatever the history's size."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring.models import Player, Series
+from scoring.table import services
+from tests.conftest import client_with_link, start_series
+from tests.history_fixtures import finished_series, logged_in, long_series, play_deals
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+LEAGUE_NAMES = ("Lena", "Misha", "Nina", "Pavel")
+
+
+def html(response) -> str:
+    return response.content.decode()
+
+
+def body(response) -> str:
+    return b"".join(response.streaming_content).decode("utf-8-sig")
+
+
+def query_count(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+        if response.streaming:
+            body(response)
+    assert response.status_code == 200
+    return len(queries.captured_queries)
+
+
+# --- The history list ---------------------------------------------------------------------------
+
+
+def test_a_member_sees_the_league_series_and_an_outsider_does_not(league, viewer, outsider):
+    series = finished_series(league=league, names=LEAGUE_NAMES)
+    page = logged_in(viewer).get("/history/")
+    assert page.status_code == 200
+    assert f'href="/series/{series.pk}/sheet/"' in html(page)
+    assert "Lena &amp; Nina: the goat" in html(page)
+    assert f"/series/{series.pk}/" not in html(logged_in(outsider).get("/history/"))
+
+
+def test_a_browser_sees_the_quick_games_it_holds_a_link_for(quick_series):
+    other = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
+    page = html(client_with_link(quick_series, quick_series.watch_token).get("/history/"))
+    assert f"/series/{quick_series.pk}/sheet/" in page
+    assert f"/series/{other.pk}/sheet/" not in page
+    assert "No series yet" in html(Client().get("/history/"))
+
+
+def test_the_league_filter_is_for_members_only(league, viewer, outsider):
+    finished_series(league=league, names=LEAGUE_NAMES)
+    assert logged_in(viewer).get(f"/history/?league={league.pk}").status_code == 200
+    assert logged_in(outsider).get(f"/history/?league={league.pk}").status_code == 404
+    assert Client().get(f"/history/?league={league.pk}").status_code == 404
+
+
+def test_a_malformed_filter_is_answered_422_with_a_reason(league, viewer):
+    client = logged_in(viewer)
+    for query in ("start=yesterday", "mode=poker", "player=abc", "before=x", "status=maybe",
+                  "start=2025-05-02&end=2025-05-01", "before=99999", "end=9999-12-31",
+                  "start=0001-01-01", "before=99999999999999999999999", "after=-3"):  # fmt: skip
+        response = client.get(f"/history/?{query}")
+        assert response.status_code == 422, query
+        assert 'role="alert"' in html(response)
+
+
+def test_filters_narrow_the_list_and_keep_working_without_javascript(league, viewer):
+    teams = finished_series(league=league, names=LEAGUE_NAMES)
+    duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
+    client = logged_in(viewer)
+    page = html(client.get("/history/?mode=duel"))
+    assert f"/series/{duel.pk}/sheet/" in page and f"/series/{teams.pk}/sheet/" not in page
+    lena = Player.objects.get(name="Lena")
+    page = html(client.get(f"/history/?player={lena.pk}&status=finished"))
+    assert f"/series/{teams.pk}/sheet/" in page and f"/series/{duel.pk}/sheet/" not in page
+    assert 'method="get" action="/history/"' in page  # a plain form too
+
+
+def test_an_htmx_request_with_a_bad_filter_is_told_why_in_the_results(league, viewer):
+    response = logged_in(viewer).get("/history/?start=2025-05-02&end=2025-05-01", headers=HTMX)
+    assert response.status_code == 422
+    assert "To: The end date comes before the start date." in html(response)
+
+
+def test_an_htmx_request_gets_only_the_results(league, viewer):
+    finished_series(league=league, names=LEAGUE_NAMES)
+    fragment = html(logged_in(viewer).get("/history/?status=finished", headers=HTMX))
+    assert fragment.lstrip().startswith('<section id="results"')
+    assert "<html" not in fragment
+
+
+def test_older_and_newer_links_walk_the_whole_history(league, viewer):
+    series = [start_series(league=league, names=LEAGUE_NAMES) for _ in range(25)]
+    client = logged_in(viewer)
+    first = html(client.get("/history/"))
+    assert f"/series/{series[-1].pk}/sheet/" in first
+    assert f"?before={series[5].pk}" in first
+    second = html(client.get(f"/history/?before={series[5].pk}"))
+    assert f"/series/{series[0].pk}/sheet/" in second
+    assert f"?after={series[4].pk}" in second
+
+
+# --- The score sheet ----------------------------------------------------------------------------
+
+
+def test_the_sheet_is_for_whoever_may_see_the_series(league, viewer, outsider, quick_series):
+    series = finished_series(league=league, names=LEAGUE_NAMES)
+    assert logged_in(viewer).get(f"/series/{series.pk}/sheet/").status_code == 200
+    assert logged_in(outsider).get(f"/series/{series.pk}/sheet/").status_code == 404
+    url = f"/series/{quick_series.pk}/sheet/"
+    assert client_with_link(quick_series, quick_series.watch_token).get(url).status_code == 200
+    assert Client().get(url).status_code == 404
+    assert Client().get("/series/98765/sheet/").status_code == 404
+
+
+def test_the_sheet_shows_deals_chart_and_the_audit_trail(league, scorer, viewer):
+    series = start_series(league=league, names=LEAGUE_NAMES)
+    play_deals(series, [(60, 60), ((0, 120), (False, True)), (40, 80)])
+    services.deal_edit(series_id=series.pk, number=3, version=series.version,
+                       points=(45, 75), tricks=None, user=scorer, via="account")  # fmt: skip
+    play_deals(series, [(90, 30)])
+    services.deal_undo(series_id=series.pk, number=4, version=series.version,
+                       via="score link")  # fmt: skip
+    page = html(logged_in(viewer).get(f"/series/{series.pk}/sheet/"))
+    assert '<svg class="chart"' in page and 'role="img"' in page
+    assert page.count("<polyline") == 2
+    assert '<table class="sheet-deals">' in page
+    assert 'class="is-eggs"' in page
+    assert 'class="tag naked"' in page
+    assert "Deal 3 edited" in page and "by sergei" in page
+    assert "Before:</span> Lena &amp; Nina 40 · Misha &amp; Pavel 80" in page
+    assert "After:</span> Lena &amp; Nina 45 · Misha &amp; Pavel 75" in page
+    assert "Deal 4 removed" in page and "by score link" in page
+    assert "Lena &amp; Nina 0 (no trick)" in page
+    assert 'href="/static/css/sheet.css"' in page
+    assert f'href="/series/{series.pk}/export.csv"' in page
+
+
+def test_the_sheet_links_to_each_player(league, viewer):
+    series = finished_series(league=league, names=LEAGUE_NAMES)
+    page = html(logged_in(viewer).get(f"/series/{series.pk}/sheet/"))
+    for seat in series.seats.all():
+        assert f'href="/players/{seat.player_id}/"' in page
+
+
+# --- The player page ----------------------------------------------------------------------------
+
+
+def test_the_player_page_is_for_members_and_link_holders(league, viewer, outsider, quick_series):
+    finished_series(league=league, names=LEAGUE_NAMES)
+    lena = Player.objects.get(name="Lena")
+    assert logged_in(viewer).get(f"/players/{lena.pk}/").status_code == 200
+    assert logged_in(outsider).get(f"/players/{lena.pk}/").status_code == 404
+    quick_player = quick_series.seats.first().player
+    url = f"/players/{quick_player.pk}/"
+    assert client_with_link(quick_series).get(url).status_code == 200
+    assert Client().get(url).status_code == 404
+    assert Client().get("/players/98765/").status_code == 404
+
+
+def test_the_player_page_shows_the_record_and_the_chart(league, viewer):
+    finished_series(league=league, names=LEAGUE_NAMES)
+    finished_series(goat=1, league=league, names=LEAGUE_NAMES, eggs=True)
+    lena = Player.objects.get(name="Lena")
+    page = html(logged_in(viewer).get(f"/players/{lena.pk}/"))
+    assert '<h1 class="player-heading">Lena</h1>' in page
+    assert "Times the goat</dt><dd>1</dd>" in page
+    assert "Narrow saves</dt><dd>6</dd>" in page  # six deals lost with exactly 31
+    assert "Best partner" in page and "Nina" in page
+    assert 'aria-labelledby="results-chart-title results-chart-desc"' in page
+    assert f'href="/history/?player={lena.pk}"' in page
+
+
+# --- Downloads ----------------------------------------------------------------------------------
+
+
+def test_downloads_hold_only_visible_series_and_never_links(league, viewer, outsider, quick_series):
+    series = finished_series(league=league, names=LEAGUE_NAMES)
+    response = logged_in(viewer).get("/history/export.json")
+    assert response["Content-Disposition"] == 'attachment; filename="kozel-history.json"'
+    text = body(response)
+    data = json.loads(text)
+    assert [item["id"] for item in data["series"]] == [series.pk]
+    assert data["secrets"] is False and series.score_token not in text
+    assert json.loads(body(logged_in(outsider).get("/history/export.json")))["series"] == []
+    rows = body(logged_in(viewer).get("/history/export.csv")).splitlines()
+    assert len(rows) == 2 and rows[1].startswith(f"{series.pk},")
+
+
+def test_a_series_downloads_as_csv_and_json(league, viewer, outsider):
+    series = finished_series(league=league, names=LEAGUE_NAMES)
+    client = logged_in(viewer)
+    csv_response = client.get(f"/series/{series.pk}/export.csv")
+    assert csv_response["Content-Type"] == "text/csv; charset=utf-8"
+    assert len(body(csv_response).splitlines()) == 1 + series.deal_count
+    data = json.loads(body(client.get(f"/series/{series.pk}/export.json")))
+    assert [item["id"] for item in data["series"]] == [series.pk]
+    assert logged_in(outsider).get(f"/series/{series.pk}/export.csv").status_code == 404
+    assert logged_in(outsider).get(f"/series/{series.pk}/export.json").status_code == 404
+
+
+def test_downloads_honour_the_filters_and_refuse_bad_ones(league, viewer):
+    finished_series(league=league, names=LEAGUE_NAMES)
+    duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
+    client = logged_in(viewer)
+    data = json.loads(body(client.get("/history/export.json?mode=duel")))
+    assert [item["id"] for item in data["series"]] == [duel.pk]
+    assert client.get("/history/export.csv?start=never").status_code == 422
+    assert client.get("/history/export.json?end=9999-12-31").status_code == 422
+
+
+# --- A constant number of queries ----------------------------------------------------------------
+
+
+def test_the_history_page_costs_the_same_queries_for_10_or_60_series(
+    league, viewer, django_assert_max_num_queries
+):
+    for _ in range(10):
+        start_series(league=league, names=LEAGUE_NAMES)
+    client = logged_in(viewer)
+    small = query_count(client, "/history/")
+    filtered = query_count(client, f"/history/?league={league.pk}&mode=teams&status=playing")
+    for _ in range(50):
+        start_series(league=league, names=LEAGUE_NAMES)
+    oldest = Series.objects.order_by("created_at", "pk")[5].pk
+    with django_assert_max_num_queries(small):
+        client.get("/history/")
+    with django_assert_max_num_queries(small + 1):  # the cursor's date
+        client.get(f"/history/?before={oldest}")
+    with django_assert_max_num_queries(filtered):
+        client.get(f"/history/?league={league.pk}&mode=teams&status=playing")
+
+
+def test_the_sheet_costs_the_same_queries_for_5_or_60_deals(
+    league, viewer, django_assert_max_num_queries
+):
+    client = logged_in(viewer)
+    short = long_series(5, league=league)
+    small = query_count(client, f"/series/{short.pk}/sheet/")
+    longer = long_series(60, league=league)
+    with django_assert_max_num_queries(small):
+        response = client.get(f"/series/{longer.pk}/sheet/")
+    assert "Deal 60 recorded" in html(response)
+
+
+def test_the_player_page_costs_the_same_queries_for_2_or_30_series(
+    league, viewer, django_assert_max_num_queries
+):
+    client = logged_in(viewer)
+    for goat in (0, 1):
+        finished_series(goat=goat, league=league, names=LEAGUE_NAMES)
+    lena = Player.objects.get(name="Lena")
+    small = query_count(client, f"/players/{lena.pk}/")
+    for index in range(28):
+        finished_series(goat=index % 2, league=league, names=LEAGUE_NAMES)
+    with django_assert_max_num_queries(small):
+        response = client.get(f"/players/{lena.pk}/")
+    assert "Played</dt><dd>30</dd>" in html(response)
+
+
+def test_the_series_download_costs_the_same_queries_for_5_or_60_deals(league, viewer):
+    client = logged_in(viewer)
+    short = long_series(5, league=league)
+    small = query_count(client, f"/series/{short.pk}/export.json")
+    longer = long_series(60, league=league)
+    assert query_count(client, f"/series/{longer.pk}/export.json") <= small

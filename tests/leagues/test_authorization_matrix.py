@@ -1,0 +1,340 @@
+"""Every request that changes a league, for owner, scorer, viewer, outsider and anonymous.
+
+Expected answers: outsiders get 404 everywhere; an anonymous visitor is sent to log in on the
+league pages (``/leagues/...``, ``/series/<pk>/move/``) and gets 404 on a league's series pages,
+which are open only to members or link holders; a role too small gets 403 (viewers cannot
+score, scorers cannot manage the league). Whatever is refused changes nothing.
+
+A quick game is managed (its links renewed, moved into a league) only by whoever started it: a
+scoring link lets its holder score, not manage; a league role gives nothing in a quick game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from scoring.leagues import services as leagues
+from scoring.models import Membership, Player, Role
+from tests.conftest import client_with_link, creator_client, record, start_series
+from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
+
+pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+
+WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
+MANAGE = {"owner"}
+SCORE = {"owner", "scorer"}
+LOGIN = "login"
+OK = "ok"
+
+
+def no_data(ctx) -> dict:
+    return {}
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    url: Callable[[dict], str]
+    data: Callable[[dict], dict]
+    allowed: frozenset[str]
+    anonymous: str  # LOGIN (redirect to log in) or "404"
+    refused_member: int = 403  # what a member whose role is too small gets
+
+
+def member_id(ctx, role):
+    return Membership.objects.get(league=ctx["league"], user=ctx[role]).pk
+
+
+def league_url(rest):
+    return lambda ctx: f"/leagues/{ctx['league'].pk}/{rest}"
+
+
+def series_url(rest):
+    return lambda ctx: f"/series/{ctx['series'].pk}/{rest}"
+
+
+ACTIONS = [
+    Action(
+        "league settings",
+        league_url("settings/"),
+        lambda ctx: {"name": "Renamed", "preset": "eggs-double"},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "new invite link",
+        league_url("invite/"),
+        lambda ctx: {"role": "viewer"},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action("revoke invite", league_url("invite/revoke/"), no_data, frozenset(MANAGE), LOGIN),
+    Action("new share link", league_url("share/"), no_data, frozenset(MANAGE), LOGIN),
+    Action("revoke share link", league_url("share/revoke/"), no_data, frozenset(MANAGE), LOGIN),
+    Action(
+        "change a role",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/members/{member_id(ctx, 'viewer')}/role/",
+        lambda ctx: {"role": "scorer"},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "remove a member",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/members/{member_id(ctx, 'viewer')}/remove/",
+        no_data,
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "transfer ownership",
+        league_url("transfer/"),
+        lambda ctx: {"membership": member_id(ctx, "scorer")},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "link a player to an account",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/players/{ctx['player'].pk}/link/",
+        lambda ctx: {"user": ctx["scorer"].pk},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    # The only owner has to hand the league over first: refused with a reason (422).
+    Action(
+        "leave the league",
+        league_url("leave/"),
+        no_data,
+        frozenset({"scorer", "viewer"}),
+        LOGIN,
+        refused_member=422,
+    ),
+    Action(
+        "start a series in the league",
+        lambda ctx: f"/new/?league={ctx['league'].pk}",
+        lambda ctx: {
+            "mode": "duel",
+            "player_0": "Zhenya",
+            "player_1": "Yura",
+            "first_dealer": "0",
+            "preset": "classic",
+            "league": ctx["league"].pk,
+        },
+        frozenset(SCORE),
+        "404",
+    ),
+    Action(
+        "record a deal",
+        series_url("deals/"),
+        lambda ctx: {"number": ctx["series"].deal_count + 1, "points_0": "70"},
+        frozenset(SCORE),
+        "404",
+    ),
+    Action(
+        "edit a deal",
+        series_url("deals/1/edit/"),
+        lambda ctx: {"version": ctx["series"].version, "points_0": "100", "points_1": "20"},
+        frozenset(SCORE),
+        "404",
+    ),
+    Action(
+        "undo a deal",
+        series_url("undo/"),
+        lambda ctx: {"number": 1, "version": ctx["series"].version},
+        frozenset(SCORE),
+        "404",
+    ),
+    Action(
+        "rematch",
+        lambda ctx: f"/series/{ctx['done'].pk}/rematch/",
+        no_data,
+        frozenset(SCORE),
+        "404",
+    ),
+    # A league's game is managed by whoever scores in the league (it has no creator to ask).
+    Action(
+        "renew a series link",
+        series_url("links/"),
+        lambda ctx: {"link": "watch"},
+        frozenset(SCORE),
+        "404",
+    ),
+    # A league's series is in a league already: nobody may move it (422 with the reason).
+    Action(
+        "move a series",
+        series_url("move/"),
+        lambda ctx: {"league": ctx["league"].pk},
+        frozenset(),
+        LOGIN,
+        refused_member=422,
+    ),
+]
+
+
+@pytest.fixture
+def ctx(league, league_series, owner, scorer, viewer, outsider):
+    record(league_series, [70, 50])
+    leagues.invite_renew(league=league)
+    leagues.share_renew(league=league)
+    player = Player.objects.create(name="Zoya", league=league)
+    done = finished(league, names=("Lena", "Misha"), mode="duel")
+    league.refresh_from_db()
+    league_series.refresh_from_db()
+    return {
+        "league": league,
+        "series": league_series,
+        "player": player,
+        "done": done,
+        "owner": owner,
+        "scorer": scorer,
+        "viewer": viewer,
+        "outsider": outsider,
+        "anonymous": None,
+    }
+
+
+def expected(action: Action, who: str) -> str:
+    if who in action.allowed:
+        return OK
+    if who == "anonymous":
+        return action.anonymous
+    if who == "outsider":
+        return "404"
+    return str(action.refused_member)
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize("action", ACTIONS, ids=[action.name for action in ACTIONS])
+def test_every_league_change_answers_each_visitor_as_its_role_allows(ctx, action, who):
+    client = logged_in(ctx[who])
+    before = league_snapshot(ctx["league"])
+    response = client.post(action.url(ctx), action.data(ctx))
+    want = expected(action, who)
+    if want == OK:
+        assert response.status_code in (200, 302), response.content[:300]
+        assert league_snapshot(ctx["league"]) != before, "an allowed action changed nothing"
+        return
+    if want == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == int(want)
+    assert league_snapshot(ctx["league"]) == before
+
+
+def test_the_matrix_covers_every_league_url_that_changes_something():
+    from scoring.urls import leagues as league_urls
+
+    read_only = {
+        "league_list",
+        "league_detail",
+        "league_standings",
+        "league_head_to_head",
+        "league_members",
+        "league_players",
+        "public_standings",
+        "public_history",
+        # Not tied to a role in a league: tested in tests/leagues/test_views.py.
+        "league_new",
+        "league_join",
+    }
+    covered = {
+        "league_settings",
+        "invite_renew",
+        "invite_revoke",
+        "share_renew",
+        "share_revoke",
+        "membership_role",
+        "membership_remove",
+        "ownership_transfer",
+        "player_link",
+        "league_leave",
+        "series_move",
+    }
+    names = {pattern.name for pattern in league_urls.urlpatterns}
+    assert names == read_only | covered
+    assert len(ACTIONS) == len(covered) + 6  # and the six series actions of a league's series
+
+
+def test_a_role_is_what_the_matrix_assumes(ctx):
+    roles = dict(
+        Membership.objects.filter(league=ctx["league"]).values_list("user__username", "role")
+    )
+    assert roles == {"olga": Role.OWNER, "sergei": Role.SCORER, "vika": Role.VIEWER}
+
+
+# A quick game: its creator, the holders of its links, league members and strangers ----------
+
+QUICK_WHO = (
+    "creator",  # the browser that started it, logged in as the league's scorer
+    "anonymous creator",  # the same browser before logging in
+    "score link",  # holds the scoring link, logged in as the league's owner
+    "watch link",  # holds the watching link, logged in as the league's owner
+    "league owner",  # no link: the game is not the league's
+    "league scorer",
+    "league viewer",
+    "outsider",
+    "anonymous",
+)
+QUICK_ACTIONS = {
+    # action: (path, data, {visitor: expected answer}); unlisted visitors get 404.
+    "renew the scoring link": (
+        "links/",
+        {"link": "score"},
+        {"creator": OK, "anonymous creator": OK, "score link": "403", "watch link": "403"},
+    ),
+    "renew the watching link": (
+        "links/",
+        {"link": "watch"},
+        {"creator": OK, "anonymous creator": OK, "score link": "403", "watch link": "403"},
+    ),
+    "move into the league": (
+        "move/",
+        None,  # the league's id
+        {
+            "creator": OK,
+            "anonymous creator": LOGIN,
+            "score link": "403",
+            "watch link": "403",
+            "anonymous": LOGIN,
+        },
+    ),
+}
+
+
+def quick_visitor(who: str, series, ctx):
+    """A browser for ``who``, seen from the quick game ``series``."""
+    users = {"league owner": "owner", "league scorer": "scorer", "league viewer": "viewer"}
+    if who in ("creator", "anonymous creator"):
+        client = creator_client(series)
+        if who == "creator":
+            client.force_login(ctx["scorer"])
+        return client
+    if who in ("score link", "watch link"):
+        client = client_with_link(series, getattr(series, f"{who.split()[0]}_token"))
+        client.force_login(ctx["owner"])
+        return client
+    return logged_in(ctx[users.get(who, who)])
+
+
+@pytest.mark.parametrize("who", QUICK_WHO)
+@pytest.mark.parametrize("action", QUICK_ACTIONS)
+def test_only_the_creator_manages_a_quick_game(ctx, action, who):
+    series = start_series(names=("Anna", "Boris", "Vera", "Gleb"))
+    path, data, answers = QUICK_ACTIONS[action]
+    client = quick_visitor(who, series, ctx)
+    before = league_snapshot(ctx["league"])
+    response = client.post(f"/series/{series.pk}/{path}", data or {"league": ctx["league"].pk})
+    want = answers.get(who, "404")
+    if want == OK:
+        assert response.status_code == 302, response.content[:300]
+        assert league_snapshot(ctx["league"]) != before, "an allowed action changed nothing"
+        return
+    if want == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == int(want)
+    assert league_snapshot(ctx["league"]) == before

@@ -1,0 +1,328 @@
+"""Several app servers, several workers each, one database: logins, links and the cache hold.
+
+Two gunicorn servers (two workers each) run with production settings (DEBUG off, secure cookies,
+HTTPS behind a proxy: requests say ``X-Forwarded-Proto: https``) against one database: a SQLite
+file, or a fresh PostgreSQL database when ``DATABASE_URL`` points at PostgreSQL. A browser logs
+in or opens a game link through one server and carries on through the other.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "multi-process-password-7Qz"
+START_TIMEOUT = 60
+REQUEST_TIMEOUT = 20
+
+pytestmark = pytest.mark.slow  # starts two gunicorn servers: make test runs it, not test-fast
+SETUP = """
+from django.contrib.auth import get_user_model
+from scoring import rules
+from scoring.table import services
+get_user_model().objects.create_user("maria", password={password!r})
+players = services.players_resolve(names=["Anna", "Boris", "Vera", "Gleb"], league=None)
+series = services.series_start(
+    mode="teams", players=players, first_dealer=0, ruleset=rules.PRESETS["classic"]
+)
+print("GAME", series.pk, series.score_token)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Browser:
+    """A phone's browser, reduced to what matters here: its cookies, sent to every server."""
+
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def request(self, port: int, method: str, path: str, data: dict | None = None):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
+        headers = {
+            "Host": f"127.0.0.1:{port}",
+            "X-Forwarded-Proto": "https",  # as the TLS-terminating proxy would say
+            "Referer": f"https://127.0.0.1:{port}{path}",
+        }
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            content = response.read().decode()
+        finally:
+            connection.close()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "max-age=0" not in header.lower():
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+        return response.status, response.headers, content
+
+    def get(self, port: int, path: str):
+        return self.request(port, "GET", path)
+
+    def post(self, port: int, path: str, data: dict):
+        return self.request(port, "POST", path, data)
+
+
+def csrf_token(html: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert match, "the page has a form with a CSRF token"
+    return match.group(1)
+
+
+def form_value(html: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', html)
+    assert match, f"the page has a {name} field"
+    return match.group(1)
+
+
+@pytest.fixture(scope="module")
+def database_url(tmp_path_factory) -> Iterator[str]:
+    """A database of its own: a SQLite file, or a new PostgreSQL database dropped afterwards."""
+    configured = os.environ.get("DATABASE_URL", "")
+    if not configured.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp_path_factory.mktemp('multiprocess') / 'shared.sqlite3'}"
+        return
+    import psycopg
+
+    parts = urlsplit(configured)
+    name = f"kozel_multiprocess_{os.getpid()}_{secrets.token_hex(3)}"
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield parts._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def environment(database_url, tmp_path_factory) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("SECURE_", "DJANGO_", "GUNICORN_")) and key != "DEBUG"
+    }
+    env.update(
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=database_url,
+        STATIC_ROOT=str(tmp_path_factory.mktemp("static")),
+        WEB_CONCURRENCY="2",
+        LOG_LEVEL="WARNING",
+        GUNICORN_LOG_LEVEL="warning",
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def quick_game(environment) -> tuple[int, str]:
+    """The database migrated, static files collected, a user and a quick game made."""
+    manage(environment, "migrate", "--noinput", "-v0")
+    manage(environment, "collectstatic", "--noinput", "-v0")
+    out = manage(environment, "shell", "-v0", "-c", SETUP.format(password=PASSWORD))
+    pk, token = re.search(r"GAME (\d+) (\S+)", out).groups()
+    return int(pk), token
+
+
+@pytest.fixture(scope="module")
+def servers(environment, quick_game, tmp_path_factory) -> Iterator[tuple[int, int]]:
+    """Two gunicorn servers with two workers each, stopped (and waited for) afterwards."""
+    logs = tmp_path_factory.mktemp("gunicorn")
+    ports = (free_port(), free_port())
+    processes = []
+    try:
+        for port in ports:
+            log = (logs / f"{port}.log").open("w")
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn", "-c", "kozel_site/gunicorn.conf.py"],
+                    cwd=ROOT,
+                    env={**environment, "BIND": f"127.0.0.1:{port}"},
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+        for port, process in zip(ports, processes, strict=True):
+            wait_until_healthy(port, process, logs / f"{port}.log")
+        yield ports
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+def wait_until_healthy(port: int, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"gunicorn on {port} stopped:\n{log.read_text()}")
+        try:
+            if Browser().get(port, "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"gunicorn on {port} did not answer in time:\n{log.read_text()}")
+
+
+def test_a_login_through_one_server_holds_on_the_other(servers):
+    first, second = servers
+    phone = Browser()
+    assert phone.get(second, "/accounts/")[0] == 302  # not logged in yet: off to the login page
+    status, _headers, page = phone.get(first, "/accounts/login/")
+    assert status == 200
+    login = {"username": "maria", "password": PASSWORD, "csrfmiddlewaretoken": csrf_token(page)}
+    status, _headers, _page = phone.post(first, "/accounts/login/", login)
+    assert status == 302, "the login is accepted"
+    # Several requests, so that both of the other server's workers answer some of them.
+    for _ in range(6):
+        status, _headers, page = phone.get(second, "/accounts/")
+        assert status == 200
+        assert "maria" in page
+
+
+def test_a_game_link_opened_through_one_server_works_through_the_other(
+    servers, quick_game, environment
+):
+    first, second = servers
+    pk, token = quick_game
+    phone = Browser()
+    status, _headers, page = phone.get(first, f"/join/{token}/")
+    assert status == 200  # asks first: opening a link changes nothing
+    confirm = {"csrfmiddlewaretoken": csrf_token(page)}
+    assert phone.post(first, f"/join/{token}/", confirm)[0] == 302
+    assert Browser().get(second, f"/series/{pk}/")[0] == 404  # a stranger sees nothing
+    status, _headers, page = phone.get(second, f"/series/{pk}/")
+    assert status == 200
+    deal = {
+        "csrfmiddlewaretoken": csrf_token(page),
+        "number": form_value(page, "number"),
+        "entry_key": form_value(page, "entry_key"),
+        "points_0": "70",
+        "points_1": "",
+    }
+    assert phone.post(second, f"/series/{pk}/deals/", deal)[0] == 302
+    # The same form again through the first server: a retry, recorded once.
+    assert phone.post(first, f"/series/{pk}/deals/", deal)[0] == 302
+    assert phone.get(first, f"/series/{pk}/")[0] == 200
+    count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
+    assert manage(environment, "shell", "-v0", "-c", count).strip() == "1"
+
+
+def test_the_cache_is_shared_between_processes(environment, servers):
+    # The migrations made the cache table (scoring 0004), before either server started.
+    key = f"multiprocess-{uuid.uuid4()}"
+    manage(
+        environment,
+        "shell",
+        "-v0",
+        "-c",
+        f"from django.core.cache import cache; cache.set({key!r}, 'shared', 60)",
+    )
+    read = f"from django.core.cache import cache; print(cache.get({key!r}))"
+    assert manage(environment, "shell", "-v0", "-c", read).strip() == "shared"
+
+
+def test_static_files_are_served_compressed_with_hashed_names_and_cached_for_good(servers):
+    first, _second = servers
+    status, _headers, page = Browser().get(first, "/")
+    assert status == 200
+    stylesheet = re.search(r'href="(/static/css/app\.[0-9a-f]{12}\.css)"', page)
+    assert stylesheet, "pages link the stylesheet by its hashed name"
+    connection = http.client.HTTPConnection("127.0.0.1", first, timeout=REQUEST_TIMEOUT)
+    try:
+        headers = {"Accept-Encoding": "gzip", "X-Forwarded-Proto": "https"}
+        connection.request("GET", stylesheet.group(1), headers=headers)
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    assert response.status == 200
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert "immutable" in response.headers["Cache-Control"]
+
+
+def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
+    servers, quick_game, environment
+):
+    first, second = servers
+    pk, token = quick_game
+    phone_a, phone_b = Browser(), Browser()
+    for phone in (phone_a, phone_b):
+        assert phone.get(first, f"/join/{token}/")[0] == 302
+
+    def record_deal(phone: Browser, port: int) -> None:
+        page = phone.get(port, f"/series/{pk}/")[2]
+        deal = {
+            "csrfmiddlewaretoken": csrf_token(page),
+            "number": form_value(page, "number"),
+            "entry_key": form_value(page, "entry_key"),
+            "points_0": "80",
+            "points_1": "",
+        }
+        assert phone.post(port, f"/series/{pk}/deals/", deal)[0] == 302
+
+    record_deal(phone_a, first)
+    page = phone_a.get(second, f"/series/{pk}/")[2]
+    undo = {
+        "csrfmiddlewaretoken": csrf_token(page),
+        "number": re.search(r'undo/".*?name="number" value="(\d+)"', page, re.DOTALL).group(1),
+        "version": form_value(page, "version"),
+    }
+    assert phone_a.post(second, f"/series/{pk}/undo/", undo)[0] == 302
+    record_deal(phone_b, second)  # the new deal of that number, from another phone
+    status, _headers, answer = phone_a.post(first, f"/series/{pk}/undo/", undo)
+    assert status == 409
+    assert "nothing was undone" in answer
+    count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
+    assert manage(environment, "shell", "-v0", "-c", count).strip() == undo["number"]

@@ -1,0 +1,203 @@
+"""Settings from the environment: safe development defaults, production values or a loud error."""
+
+from __future__ import annotations
+
+import os
+import runpy
+import secrets
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+SETTINGS = Path(__file__).resolve().parents[2] / "kozel_site" / "settings.py"
+VARIABLES = [
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_PROXY_SSL_HEADER",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "SECURE_COOKIES",
+    "LOG_LEVEL",
+    "DATABASE_URL",
+    "TEST_DATABASE_NAME",
+    "STATIC_ROOT",
+    "QUICK_GAMES_PER_SESSION",
+    "QUICK_GAMES_PER_ADDRESS",
+    "TRUSTED_PROXY_COUNT",
+    "EMAIL_HOST",
+    "EMAIL_BACKEND",
+    "SUPPORT_CONTACT",
+]
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "kozel.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://kozel.example.org",
+}
+
+
+def load(monkeypatch, **env: str) -> dict:
+    """The settings module read afresh with exactly these variables set."""
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(SETTINGS))
+
+
+def production(monkeypatch, **env: str) -> dict:
+    return load(monkeypatch, **{**PRODUCTION, **env})
+
+
+def test_development_needs_no_variables(monkeypatch):
+    values = load(monkeypatch)
+    assert values["DEBUG"] is True
+    assert values["SECRET_KEY"]
+    assert values["SESSION_COOKIE_SECURE"] is False
+    assert values["SECURE_SSL_REDIRECT"] is False
+    assert values["SECURE_HSTS_SECONDS"] == 0
+    assert values["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
+
+
+def test_production_is_secure_by_default(monkeypatch):
+    values = production(monkeypatch)
+    assert values["DEBUG"] is False
+    assert values["SESSION_COOKIE_SECURE"] and values["CSRF_COOKIE_SECURE"]
+    assert values["SECURE_SSL_REDIRECT"] is True
+    assert values["SECURE_PROXY_SSL_HEADER"] == ("HTTP_X_FORWARDED_PROTO", "https")
+    assert values["SECURE_HSTS_SECONDS"] == 365 * 24 * 60 * 60
+    assert values["SECURE_HSTS_INCLUDE_SUBDOMAINS"] and values["SECURE_HSTS_PRELOAD"]
+    assert values["SECURE_CONTENT_TYPE_NOSNIFF"] is True
+    assert values["SECURE_REFERRER_POLICY"] == "same-origin"
+    assert values["X_FRAME_OPTIONS"] == "DENY"
+    assert values["ALLOWED_HOSTS"] == ["kozel.example.org"]
+    assert values["CSRF_TRUSTED_ORIGINS"] == ["https://kozel.example.org"]
+    storage = values["STORAGES"]["staticfiles"]["BACKEND"]
+    assert storage == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+def test_production_values_can_be_tuned(monkeypatch):
+    values = production(
+        monkeypatch,
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_PRELOAD="no",
+        SECURE_SSL_REDIRECT="off",
+        SECURE_PROXY_SSL_HEADER="false",
+        ALLOWED_HOSTS="a.example.org, b.example.org",
+    )
+    assert values["SECURE_HSTS_SECONDS"] == 3600
+    assert values["SECURE_HSTS_PRELOAD"] is False
+    assert values["SECURE_SSL_REDIRECT"] is False
+    assert "SECURE_PROXY_SSL_HEADER" not in values
+    assert values["ALLOWED_HOSTS"] == ["a.example.org", "b.example.org"]
+
+
+def test_quick_games_per_hour_can_be_tuned(monkeypatch):
+    values = load(monkeypatch)
+    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (30, 100)
+    values = production(monkeypatch, QUICK_GAMES_PER_SESSION="5", QUICK_GAMES_PER_ADDRESS="50")
+    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (5, 50)
+
+
+def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
+    values = production(monkeypatch)
+    assert values["SECURE_REDIRECT_EXEMPT"] == [r"^healthz$"]
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SECRET_KEY": ""}, "SECRET_KEY must be set"),
+        ({"SECRET_KEY": "dev-only-insecure-key-never-used-when-debug-is-off"}, "development key"),
+        ({"SECRET_KEY": "django-insecure-" + "x1y2z3" * 10}, "development key"),
+        ({"SECRET_KEY": "short-but-random-Qx81"}, "too weak"),
+        ({"SECRET_KEY": "ab" * 40}, "too weak"),
+        ({"ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS must be set"),
+        ({"CSRF_TRUSTED_ORIGINS": "kozel.example.org"}, "CSRF_TRUSTED_ORIGINS takes origins"),
+        ({"CSRF_TRUSTED_ORIGINS": "https://kozel.example.org/"}, "CSRF_TRUSTED_ORIGINS"),
+        ({"DEBUG": "maybe"}, "DEBUG must be true or false"),
+        ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be a whole number"),
+        ({"SECURE_HSTS_SECONDS": "-1"}, "cannot be negative"),
+        ({"SECURE_COOKIES": "sometimes"}, "SECURE_COOKIES must be true or false"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be a logging level"),
+        ({"QUICK_GAMES_PER_SESSION": "lots"}, "QUICK_GAMES_PER_SESSION must be a whole number"),
+        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "must be 1 or more"),
+        ({"TRUSTED_PROXY_COUNT": "one"}, "TRUSTED_PROXY_COUNT must be a whole number"),
+        ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT cannot be negative"),
+        (
+            {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"},
+            "password-reset links would land in the server's log",
+        ),
+    ],
+)
+def test_a_bad_production_value_is_a_loud_error(monkeypatch, env, message):
+    with pytest.raises(ImproperlyConfigured, match=message):
+        production(monkeypatch, **env)
+
+
+def test_the_policy_forbids_inline_code_and_eval(monkeypatch):
+    directives = production(monkeypatch)["CONTENT_SECURITY_POLICY"]["DIRECTIVES"]
+    assert directives["script-src"] == ["'self'"]
+    assert directives["style-src"] == ["'self'"]
+    assert directives["default-src"] == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
+    everything = " ".join(" ".join(sources) for sources in directives.values())
+    assert "unsafe" not in everything
+
+
+def test_sessions_and_the_cache_are_shared_through_the_database(monkeypatch):
+    values = production(monkeypatch)
+    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
+    assert values["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+
+
+def test_a_sqlite_test_database_is_a_file_of_its_own(monkeypatch):
+    name = load(monkeypatch)["DATABASES"]["default"]["TEST"]["NAME"]
+    assert name.endswith(".sqlite3")
+    assert str(os.getpid()) in name
+
+
+def test_the_test_database_name_can_be_chosen(monkeypatch):
+    values = load(monkeypatch, TEST_DATABASE_NAME="/tmp/chosen.sqlite3")
+    assert values["DATABASES"]["default"]["TEST"]["NAME"] == "/tmp/chosen.sqlite3"
+
+
+def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(monkeypatch):
+    assert load(monkeypatch)["TRUSTED_PROXY_COUNT"] == 0  # development: no proxy
+    assert production(monkeypatch)["TRUSTED_PROXY_COUNT"] == 1  # behind the TLS proxy
+    assert production(monkeypatch, SECURE_PROXY_SSL_HEADER="false")["TRUSTED_PROXY_COUNT"] == 0
+    assert production(monkeypatch, TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
+    values = production(monkeypatch)
+    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_address"
+    assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+
+
+def test_production_without_a_mail_server_sends_no_mail_and_offers_no_reset(monkeypatch):
+    values = production(monkeypatch)
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is False
+
+
+def test_production_with_a_mail_server_sends_reset_links_by_smtp(monkeypatch):
+    values = production(monkeypatch, EMAIL_HOST="smtp.example.org", SUPPORT_CONTACT=" Olga ")
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is True
+    assert values["SUPPORT_CONTACT"] == "Olga"
+    other = production(monkeypatch, EMAIL_BACKEND="anymail.backends.mailgun.EmailBackend")
+    assert other["PASSWORD_RESET_BY_EMAIL"] is True
+
+
+def test_development_prints_mail_to_the_console(monkeypatch):
+    values = load(monkeypatch)
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert values["PASSWORD_RESET_BY_EMAIL"] is True
+
+
+def test_log_lines_go_through_the_redacting_formatter(monkeypatch):
+    formatter = production(monkeypatch)["LOGGING"]["formatters"]["context"]
+    assert formatter["class"] == "scoring.middleware.RedactingFormatter"
