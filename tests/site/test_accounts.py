@@ -15,7 +15,7 @@ from django.test import Client
 from kozel_site import settings as project_settings
 from tests.conftest import PASSWORD, creator_client
 from tests.league_fixtures import fast_passwords, logged_in
-from tests.test_settings import production
+from tests.site.test_settings import production
 
 pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
 

@@ -299,7 +299,9 @@ def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
     pk, token = quick_game
     phone_a, phone_b = Browser(), Browser()
     for phone in (phone_a, phone_b):
-        assert phone.get(first, f"/join/{token}/")[0] == 302
+        _status, _headers, page = phone.get(first, f"/join/{token}/")
+        confirm = {"csrfmiddlewaretoken": csrf_token(page)}
+        assert phone.post(first, f"/join/{token}/", confirm)[0] == 302
 
     def record_deal(phone: Browser, port: int) -> None:
         page = phone.get(port, f"/series/{pk}/")[2]

@@ -128,7 +128,7 @@ def test_the_names_a_new_game_suggests_hold_each_player_once(db):
     first = start_series(names=("Анна", "Boris", "Vera", "Gleb"))
     second = start_series(names=("АННА", "boris", "Vera", "Gleb"))  # another browser's table
     client = client_with_link(first)
-    client.get(f"/join/{second.score_token}/")
+    assert client.post(f"/join/{second.score_token}/").status_code == 302
     page = client.get("/new/").content.decode()
     assert page.count('<option value="Анна">') + page.count('<option value="АННА">') == 1
     assert page.count('<option value="Boris">') + page.count('<option value="boris">') == 1
@@ -141,7 +141,7 @@ def test_moving_a_game_into_a_league_matches_names_by_their_key(league, scorer):
     hana = Player.objects.create(name="ハナ", league=league)
     quick = start_series(names=("АННА", "Straße", "İLKER", "ﾊﾅ"))
     leagues.series_move_to_league(
-        series=quick, league=league, user=scorer, score_token=quick.score_token
+        series=quick, league=league, user=scorer
     )
     seats = quick.seats.order_by("position")
     assert [seat.player for seat in seats] == [anna, strasse, ilker, hana]
@@ -156,7 +156,7 @@ def test_a_game_seating_one_name_twice_is_not_moved(league, scorer):
     )
     with pytest.raises(leagues.LeagueError, match="both"):
         leagues.series_move_to_league(
-            series=quick, league=league, user=scorer, score_token=quick.score_token
+            series=quick, league=league, user=scorer
         )
     quick.refresh_from_db()
     assert quick.league is None

@@ -17,7 +17,7 @@ from kozel_site.gunicorn_logging import RedactingLogger
 from scoring.redact import redact
 
 TOKEN = "Xq3-9_sEcReT0kenValue12345678"
-GUNICORN_CONF = Path(__file__).resolve().parent.parent / "kozel_site" / "gunicorn.conf.py"
+GUNICORN_CONF = Path(__file__).resolve().parents[2] / "kozel_site" / "gunicorn.conf.py"
 
 
 @pytest.mark.parametrize(
