@@ -140,9 +140,7 @@ def test_moving_a_game_into_a_league_matches_names_by_their_key(league, scorer):
     ilker = Player.objects.create(name="ilker", league=league)
     hana = Player.objects.create(name="ハナ", league=league)
     quick = start_series(names=("АННА", "Straße", "İLKER", "ﾊﾅ"))
-    leagues.series_move_to_league(
-        series=quick, league=league, user=scorer
-    )
+    leagues.series_move_to_league(series=quick, league=league, user=scorer)
     seats = quick.seats.order_by("position")
     assert [seat.player for seat in seats] == [anna, strasse, ilker, hana]
     assert Player.objects.filter(league=league).count() == 4
@@ -155,9 +153,7 @@ def test_a_game_seating_one_name_twice_is_not_moved(league, scorer):
         mode="duel", players=players, first_dealer=0, ruleset=services.rules.Ruleset()
     )
     with pytest.raises(leagues.LeagueError, match="both"):
-        leagues.series_move_to_league(
-            series=quick, league=league, user=scorer
-        )
+        leagues.series_move_to_league(series=quick, league=league, user=scorer)
     quick.refresh_from_db()
     assert quick.league is None
     assert not Player.objects.filter(league=league).exists()
