@@ -38,6 +38,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
+from scoring.access import SESSION_CREATED
 from scoring.leagues import services as leagues
 from scoring.models import League, Membership, Role, Series
 from tests.browser.browsing import PHONE, Tab
@@ -113,14 +114,21 @@ class Account:
 
     username: str | None = None
     holds: Callable[[World], list[Series]] = lambda world: []
+    # The quick games this phone started: it manages them (links, moving into a league).
+    started: Callable[[World], list[Series]] = lambda world: []
 
 
 ACCOUNTS = {
     "anonymous": Account(),
     # A phone without an account that started the quick games: it holds their scoring links.
-    "scorekeeper": Account(holds=lambda world: [world.quick, world.quick_done]),
+    "scorekeeper": Account(
+        holds=lambda world: [world.quick, world.quick_done],
+        started=lambda world: [world.quick, world.quick_done],
+    ),
+    # Holds the quick game's scoring link someone shared: scores it, manages nothing.
     "owner": Account("olga", holds=lambda world: [world.quick]),
-    "scorer": Account("sergei"),
+    # Logged in on the phone that started the quick game too: may move it into the league.
+    "scorer": Account("sergei", started=lambda world: [world.quick]),
     "viewer": Account("vika"),
     # An account outside the league, with its invite link: it taps Join in its own browser.
     "newcomer": Account("nina"),
@@ -182,6 +190,7 @@ PAGES = [
         "scoreboard",
         lambda w: w.quick.get_absolute_url(),
         scorekeeper={"deal_record", "deal_undo", "link_revoke"},
+        owner={"deal_record", "deal_undo"},
     ),
     page(
         "finished scoreboard",
@@ -220,7 +229,9 @@ PAGES = [
         viewer=(),
     ),
     # Leagues.
-    page("move a game", lambda w: reverse("series_move", args=[w.quick.pk]), owner={"series_move"}),
+    page(
+        "move a game", lambda w: reverse("series_move", args=[w.quick.pk]), scorer={"series_move"}
+    ),
     page("leagues", lambda w: "/leagues/", newcomer=()),
     page("new league", lambda w: "/leagues/new/", owner={"league_new"}, newcomer={"league_new"}),
     page("league", league_url("league_detail"), owner=(), viewer=()),
@@ -401,7 +412,11 @@ class Crawler:
         if account.username:
             client.force_login(user(account.username), backend=BACKEND)
         for series in account.holds(world):
-            client.get(reverse("link_join", args=[series.score_token]))
+            client.post(reverse("link_join", args=[series.score_token]))
+        if account.started(world):
+            session = client.session
+            session[SESSION_CREATED] = [series.pk for series in account.started(world)]
+            session.save()
         if settings.SESSION_COOKIE_NAME in client.cookies:
             cookie = client.cookies[settings.SESSION_COOKIE_NAME]
             tab.context.add_cookies(
