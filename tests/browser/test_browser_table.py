@@ -194,8 +194,8 @@ def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(o
     series = start_series()
     record(series, (70, 50))
     phone_a, phone_b = open_tab(), open_tab()
-    phone_a.goto(f"/join/{series.score_token}/")
-    phone_b.goto(f"/join/{series.score_token}/")
+    phone_a.open_link(series.score_token)
+    phone_b.open_link(series.score_token)
     record_deal(phone_b.page, {"Anna & Vera": "20"})  # phone A's page still shows deal 1 last
     expect(totals(phone_b.page)).to_have_text(["4", "2"])
 
