@@ -65,7 +65,9 @@ export const PRESETS = Object.freeze({
 // The house rules from their stored form (Ruleset.from_dict): missing settings default,
 // unknown ones and bad values are refused with an Error (the server never sends them).
 export function rulesFrom(data) {
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Error("house rules must be a mapping of setting names to values");
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    throw new Error("house rules must be a mapping of setting names to values");
+  }
   const unknown = Object.keys(data).filter((name) => !Object.hasOwn(DEFAULTS, name));
   if (unknown.length) throw new Error(`unknown house-rule setting(s): ${unknown.sort().join(", ")}`);
   const rules = { ...DEFAULTS, ...data };
@@ -75,12 +77,12 @@ export function rulesFrom(data) {
       throw new Error(`${name} must be a whole number between 1 and ${high}, not ${value}`);
     }
   }
-  for (const [name, choices] of [["naked", NAKED_CHOICES], ["eggs", EGGS_CHOICES], ["ending", ENDING_CHOICES]]) {
-    if (!choices.includes(rules[name])) throw new Error(`${name} must be one of ${choices.join(", ")}`);
+  const choices = { naked: NAKED_CHOICES, eggs: EGGS_CHOICES, ending: ENDING_CHOICES };
+  for (const [name, allowed] of Object.entries(choices)) {
+    if (!allowed.includes(rules[name])) throw new Error(`${name} must be one of ${allowed.join(", ")}`);
   }
   return Object.freeze(rules);
 }
-
 
 // A deal the rules refuse: `template` is the English message id (translated by the site),
 // `params` fill it in, `side` and `field` ("points" or "tricks") say what it is about, and
@@ -101,7 +103,8 @@ export class InvalidDeal extends Error {
 const DEAL_PREFIX = "Deal %(number)s: %(reason)s";
 const format = (template, params) => template.replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
 
-// How Python's str() prints a value the player typed, cut at 20 characters (deal._shown).
+// How Python's str() prints a value the player typed, cut at 20 characters (deal._shown); for
+// what a form or JSON holds (nested strings are quoted plainly, without Python's escapes).
 function shown(value) {
   const text = Array.from(python(value, false));
   return text.length <= 20 ? text.join("") : text.slice(0, 19).join("") + "…";
@@ -165,7 +168,9 @@ function wholeNumbers(raw) {
       );
     }
   });
-  if (!isPossibleSplit(points)) throw new InvalidDeal("The cards cannot be split into piles worth these points.");
+  if (!isPossibleSplit(points)) {
+    throw new InvalidDeal("The cards cannot be split into piles worth these points.");
+  }
   return points;
 }
 

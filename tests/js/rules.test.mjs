@@ -179,7 +179,9 @@ test("house rules are read, and refused, as in Python", (t) => {
 test("refusals read in English as the site's messages do", () => {
   const series = new R.Series(2);
   series.add([60, 60]);
-  assert.throws(() => series.add([1, 119]), { message: "Deal 2: 1 is impossible: no set of cards is worth that." });
+  assert.throws(() => series.add([1, 119]), {
+    message: "Deal 2: 1 is impossible: no set of cards is worth that.",
+  });
   assert.throws(() => new R.Deal([60, "x".repeat(30)]), {
     message: "Card points are whole numbers; xxxxxxxxxxxxxxxxxxx… is not one.",
   });
@@ -190,8 +192,13 @@ test("refusals read in English as the site's messages do", () => {
       return caught;
     }
   })();
-  const russian = { "%(expected)s sides are in play, but this deal has points for %(count)s.": "В игре сторон: %(expected)s, а очки даны для %(count)s." };
-  assert.equal(error.render((text) => russian[text] || text), "Deal 2: В игре сторон: 2, а очки даны для 3.");
+  const russian = {
+    "Deal %(number)s: %(reason)s": "Раздача %(number)s: %(reason)s",
+    "%(expected)s sides are in play, but this deal has points for %(count)s.":
+      "В игре сторон: %(expected)s, а очки даны для %(count)s.",
+  };
+  assert.equal(error.render((text) => russian[text]), "Раздача 2: В игре сторон: 2, а очки даны для 3.");
+  assert.equal(error.message, "Deal 2: 2 sides are in play, but this deal has points for 3.");
 });
 
 test("the module stays small", (t) => {

@@ -34,7 +34,7 @@ def _node(vectors_path: Path, module: Path | None = None) -> subprocess.Complete
     if module is not None:
         env["KOZEL_RULES_MODULE"] = str(module)
     return subprocess.run(
-        [node, "--test", str(JS_TESTS)],
+        [node, "--test", *map(str, sorted(JS_TESTS.glob("*.test.mjs")))],
         cwd=ROOT,
         env=env,
         capture_output=True,
