@@ -23,8 +23,9 @@ object whose ``kind`` says what it holds:
 - ``ruleset``: ``Ruleset.from_dict(data)``: its ``rules`` or ``refused`` (True).
 
 Only what JSON says alike in both languages is written: a float is never whole where Python
-would tell 2.0 from 2 (a multiplier, a house rule), and a mapping is never given where Python
-would read its keys as a sequence (the raw deals of ``replay`` and ``score_deal``).
+would tell 2.0 from 2 (a multiplier, a house rule), no number is past JavaScript's safe
+integers, and a mapping is never given where Python would read its keys as a sequence (the raw
+deals of ``replay`` and ``score_deal``).
 """
 
 from __future__ import annotations
