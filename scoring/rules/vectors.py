@@ -109,7 +109,7 @@ def series_line(rng: random.Random, index: int) -> dict[str, Any]:
     def state() -> dict[str, Any]:
         return _state(series.state, first_dealer, seat_sides)
 
-    steps = []
+    steps: list[dict[str, Any]] = []
     after_end = rng.choice((0, 0, 1, 2))  # deals entered after the series is over
     eggs_before = False
     while len(steps) < MAX_STEPS:
@@ -184,7 +184,7 @@ def score_line(rng: random.Random, index: int) -> dict[str, Any]:
             points, tricks = valid_deal(rng, sides, rules, rng.random() < 0.5)
         if not isinstance(points, dict) and not isinstance(tricks, dict):
             break
-    multiplier = rng.choice((1, 1, 1, 2, 3, 4, 7, 0, -1, 1.5, True, "2", None, [2]))
+    multiplier: Any = rng.choice((1, 1, 1, 2, 3, 4, 7, 0, -1, 1.5, True, "2", None, [2]))
     line: dict[str, Any] = {"kind": "score", "id": index, "rules": rules.to_dict()}
     line |= {"points": points, "tricks": tricks, "multiplier": multiplier}
     try:
