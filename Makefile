@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
+.PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,9 +25,26 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-test: install browser
+test: install browser node
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(MAKE) --no-print-directory rules-js
 	$(BIN)/pytest
+
+# The JavaScript rules against golden vectors from the Python engine (docs/ARCHITECTURE.md):
+# RULES_SERIES random series, RULES_SEED picks them; run by `make test`.
+RULES_SERIES ?= 3000
+RULES_SEED ?= 15
+rules-js: install node
+	@vectors=$$(mktemp) && \
+	  $(BIN)/python manage.py rules_vectors --count $(RULES_SERIES) --seed $(RULES_SEED) --output $$vectors && \
+	  KOZEL_RULES_VECTORS=$$vectors node --test tests/js/*.test.mjs; \
+	  status=$$?; rm -f $$vectors; exit $$status
+
+# Node 20 runs the JavaScript tests (tests/js/); Debian's nodejs when it is missing.
+node:
+	@command -v node >/dev/null || { \
+	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null) ; }
+	@command -v node >/dev/null || { echo "Node is missing (tests/js/ needs Node 20)"; exit 1; }
 
 # ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 test-fast: install
