@@ -38,6 +38,13 @@ TIMEOUT_MS = 10_000
 expect.set_options(timeout=TIMEOUT_MS)
 
 
+@pytest.fixture(autouse=True)
+def quick_games_unlimited(settings):
+    """The whole browser run starts quick games from one address, 127.0.0.1, in well under an
+    hour: more than the limit allows one address (tests/table/test_limits.py tests the limit)."""
+    settings.QUICK_GAMES_PER_SESSION = settings.QUICK_GAMES_PER_ADDRESS = 100_000
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests run last, so the rest of the suite never shares a thread with Playwright."""
     here = Path(__file__).parent

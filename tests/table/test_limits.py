@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from scoring import rules, throttle
@@ -15,6 +16,12 @@ from tests.league_fixtures import logged_in
 from tests.table_fixtures import deal_data
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_earlier_starts():
+    """Counts start from nothing: the cache is a table that tests on a live server commit to."""
+    cache.clear()
 
 EGGS = rules.Deal((60, 60), (True, True))  # scores nothing under the classic rules
 FULL = f"This game has reached {MAX_DEALS} deals, the most one game can hold. Start a new game."
