@@ -20,9 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import league_for, series_access
+from scoring.leagues import ranking, standings
 from scoring.leagues import selectors as league_selectors
 from scoring.leagues import services as leagues
-from scoring.leagues import ranking, standings
 from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
