@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -113,6 +114,42 @@ def scoring_client(quick_series) -> Client:
     return client_with_link(quick_series)
 
 
+class _ScoreLines(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.depth = 0  # open spans inside a score line (0: outside)
+        self.hidden = 0  # the depth at which a visually hidden span opened
+
+    def handle_starttag(self, tag, attrs) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "span" and (self.depth or "score-line" in classes):
+            if not self.depth:
+                self.lines.append("")
+            self.depth += 1
+            if "visually-hidden" in classes and not self.hidden:
+                self.hidden = self.depth
+        elif tag == "img" and self.depth and "goat-icon" in classes:
+            self.lines[-1] += f"[{dict(attrs)['alt']}]"
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "span" and self.depth:
+            if self.hidden == self.depth:
+                self.hidden = 0
+            self.depth -= 1
+
+    def handle_data(self, data) -> None:
+        if self.depth and not self.hidden:
+            self.lines[-1] += data
+
+
+def score_lines(page: str) -> list[str]:
+    """The series scores a page lists, as text: "[goat] Anna & Vera 12 : 0 Boris & Gleb"."""
+    parser = _ScoreLines()
+    parser.feed(page)
+    return [" ".join(line.split()) for line in parser.lines]  # split() takes no-break spaces too
+
+
 def entry_key(response) -> str:
     """The one-time key of the deal form in a rendered scoreboard."""
     match = re.search(r'name="entry_key" value="([^"]+)"', response.content.decode())
@@ -127,5 +164,6 @@ __all__ = [
     "entry_key",
     "record",
     "remember_link",
+    "score_lines",
     "start_series",
 ]

@@ -9,7 +9,7 @@ by ``html.escape``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 from html import escape
@@ -41,6 +41,7 @@ class Line:
     end_x: float
     end_y: float
     total: int
+    role: str = ""  # CSS class: "is-goat" (red) or "is-winner" (green); other sides keep theirs
 
 
 @dataclass(frozen=True)
@@ -137,10 +138,18 @@ def _frame(x_ticks: list[Tick], y_ticks: list[Tick]) -> Frame:
     )
 
 
-def defeat_chart(names: Sequence[str], totals: Sequence[Sequence[int]], target: int) -> LineChart:
+def defeat_chart(
+    names: Sequence[str],
+    totals: Sequence[Sequence[int]],
+    target: int,
+    *,
+    goats: Collection[int] = (),
+    winner: int | None = None,
+) -> LineChart:
     """Each side's defeat points after every deal (``totals[k]`` after deal k + 1), from 0.
 
-    The y axis reaches at least the target, drawn as a dashed line: where a side goes out.
+    The y axis reaches at least the target, drawn as a dashed line: where a side goes out. The
+    ``goats`` sides' lines are drawn in the goat's red, the ``winner``'s in the win's green.
     """
     deals = len(totals)
     top_value = max([target, *(max(row) for row in totals if row)])
@@ -168,6 +177,7 @@ def defeat_chart(names: Sequence[str], totals: Sequence[Sequence[int]], target: 
                 end_x=coords[-1][0],
                 end_y=coords[-1][1],
                 total=values[-1],
+                role="is-goat" if side in goats else "is-winner" if side == winner else "",
             )
         )
     x_ticks = [Tick(x_at(deal), str(deal)) for deal in range(0, x_max + 1, x_step)]

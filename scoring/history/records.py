@@ -122,11 +122,13 @@ def streaks(goat_flags: Iterable[bool]) -> tuple[int, int]:
 
 
 def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
-    """The partner won with most often, and the opponent lost to most often (by series).
+    """The best partner, and the opponent lost to most often (by series).
 
-    Each of the player's seats is joined to the other seats of its series (``series__seats__``,
-    one join), and one query counts, per other player, the series beside them and against them;
-    the few dozen rows are ranked here: more wins (losses), then more series, then the name.
+    The best partner is whoever the player won with most often, then played most series beside:
+    there is one as soon as the player has sat in a team, won or not. Each of the player's seats
+    is joined to the other seats of its series (``series__seats__``, one join), and one query
+    counts, per other player, the series beside them and against them; the few dozen rows are
+    ranked here: more wins (losses), then more series, then the name.
     """
     other = "series__seats__"
     not_me = Q(series__seats__position__lt=F("position")) | Q(
@@ -144,7 +146,7 @@ def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
         )
         .order_by()
     )
-    partners = [row for row in rows if row[3] > 0]
+    partners = [row for row in rows if row[2] > 0]
     opponents = [row for row in rows if row[5] > 0]
     best = min(partners, key=lambda row: (-row[3], -row[2], row[1], row[0]), default=None)
     toughest = min(opponents, key=lambda row: (-row[5], -row[4], row[1], row[0]), default=None)

@@ -99,7 +99,13 @@ def sheet_build(series: Series, rows: list[Deal], events: Iterable[DealEvent]) -
     board = build(series, rows)
     names = [side.name for side in board.sides]
     totals = [outcome.totals for outcome in board.state.deals]
-    chart = defeat_chart(names, totals, board.state.rules.target)
+    chart = defeat_chart(
+        names,
+        totals,
+        board.state.rules.target,
+        goats=[side.index for side in board.sides if side.goat],
+        winner=next((side.index for side in board.sides if side.winner), None),
+    )
     if board.state.finished:
         result = goat_title(board)
     else:

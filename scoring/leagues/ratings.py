@@ -28,7 +28,7 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """A conservative skill estimate (μ − 3σ): what the table is ordered by."""
+        """A conservative skill estimate (μ − 3σ): the rating shown (``ranking.rating_points``)."""
         return self.mu - 3 * self.sigma
 
 

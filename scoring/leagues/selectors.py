@@ -47,8 +47,20 @@ def league_players(league: League) -> list[Player]:
 @dataclass(frozen=True)
 class SeatLine:
     name: str
+    side: int
+    total: int  # the side's defeat points
     is_goat: bool
     is_winner: bool
+
+
+@dataclass(frozen=True)
+class SideLine:
+    """A side of a series in a list (``_score_line.html``): its name, defeat points, result."""
+
+    name: str
+    total: int
+    goat: bool
+    winner: bool
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,22 @@ class SeriesLine:
     def get_absolute_url(self) -> str:
         return reverse("series_detail", args=[self.pk])
 
+    @property
+    def sides(self) -> list[SideLine]:
+        """The sides in seat order, partners joined: "Anna & Vera"."""
+        by_side: dict[int, list[SeatLine]] = {}
+        for seat in self.seats:
+            by_side.setdefault(seat.side, []).append(seat)
+        return [
+            SideLine(
+                name=" & ".join(seat.name for seat in seats),
+                total=seats[0].total,
+                goat=seats[0].is_goat,
+                winner=seats[0].is_winner,
+            )
+            for _side, seats in sorted(by_side.items())
+        ]
+
 
 LINE_FIELDS = ("pk", "created_at", "finished", "deal_count", "eggs")
 
@@ -79,7 +107,7 @@ def series_page(league: League, number: str | None) -> Page:
     for series_id, *seat in (
         Seat.objects.filter(series_id__in=[row[0] for row in rows])
         .order_by("series_id", "position")
-        .values_list("series_id", "player__name", "is_goat", "is_winner")
+        .values_list("series_id", "player__name", "side", "total", "is_goat", "is_winner")
     ):
         seats.setdefault(series_id, []).append(SeatLine(*seat))
     page.object_list = [SeriesLine(*row, seats=seats.get(row[0], [])) for row in rows]

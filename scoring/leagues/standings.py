@@ -23,13 +23,14 @@ from django.utils.formats import get_format
 
 from scoring import rules
 from scoring.leagues.ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
+from scoring.leagues.ranking import rank_key
 from scoring.leagues.ratings import Rating
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
 from scoring.rulesets import ruleset_from_key
 
 #: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "6"
-#: Players shown at first (the best rated), and all the snapshot keeps of them; "everyone"
+SNAPSHOT_FORMAT = "7"
+#: Players shown at first (the best ranked), and all the snapshot keeps of them; "everyone"
 #: reads the rest from its tally.
 TOP_PLAYERS = 20
 #: Snapshots kept per league (one per filter recently looked at).
@@ -124,17 +125,6 @@ class PlayerRow:
     def average_text(self) -> str:
         return one_decimal(self.average_defeat)
 
-    @property
-    def rating_text(self) -> str:
-        return one_decimal(self.rating.ordinal) if self.rating else ""
-
-    @property
-    def skill_text(self) -> str:
-        """μ ± σ."""
-        if not self.rating:
-            return ""
-        return f"{one_decimal(self.rating.mu)} ± {one_decimal(self.rating.sigma)}"
-
 
 @dataclass(frozen=True)
 class PairRow:
@@ -162,7 +152,7 @@ class PairRow:
 
 def compute(ledger: Ledger) -> dict:
     """The snapshot's data from a tally: plain lists, as stored in JSON; of the players only
-    the ``TOP_PLAYERS`` best rated (a league of 200 would make every view read them all)."""
+    the ``TOP_PLAYERS`` best ranked (a league of 200 would make every view read them all)."""
     rulesets = sorted(ledger.rulesets, key=lambda key: (key not in rules.PRESETS, key))
     return {
         "players": heapq.nsmallest(TOP_PLAYERS, player_rows(ledger), key=_player_order),
@@ -183,10 +173,9 @@ def player_rows(ledger: Ledger) -> list[list]:
 
 
 def _player_order(row: list) -> tuple:
-    """Best rating (μ − 3σ) first, then the better win rate, then the older player."""
-    pid, played, won, *_counts, mu, sigma, _rated = row
-    ordinal = mu - 3 * sigma if mu is not None else float("-inf")
-    return (-ordinal, -(won / played if played else 0.0), pid)
+    """The standings' rank (``ranking.rank_key``) of a row of ``player_rows``."""
+    pid, _played, won, goats, *_counts, mu, sigma, _rated = row
+    return rank_key(won=won, goats=goats, mu=mu, sigma=sigma, player_id=pid)
 
 
 def best_pairs(pairs: Pairs) -> list[list[int]]:
@@ -281,7 +270,7 @@ class Standings:
 
 
 def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
-    """The league's best rated players (all of them with ``everyone``) and best partnerships
+    """The league's best ranked players (all of them with ``everyone``) and best partnerships
     under ``flt``."""
     data = _snapshot_data(league, flt)
     shown = data["players"]
@@ -326,7 +315,7 @@ def league_standings(league: League, flt: StandingsFilter, everyone: bool = Fals
 
 
 def _every_player(league: League, flt: StandingsFilter) -> list[list] | None:
-    """Every player's row, best rated first, from the tally the snapshot was just made from."""
+    """Every player's row, best ranked first, from the tally the snapshot was just made from."""
     stored = (
         StandingsSnapshot.objects.filter(league=league, key=flt.key)
         .values_list("ledger", flat=True)

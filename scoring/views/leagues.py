@@ -20,9 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import league_for, series_access
+from scoring.leagues import ranking, standings
 from scoring.leagues import selectors as league_selectors
 from scoring.leagues import services as leagues
-from scoring.leagues import standings
 from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
@@ -102,12 +102,22 @@ def _standings_page(
     form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
     status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
     everyone = request.GET.get("everyone") == "1"
-    table = standings.league_standings(league, form.standings_filter(), everyone=everyone)
+    sort = ranking.sort_param(request.GET.get("sort"))
+    # Another sort than the rank picks its first players from all of them.
+    every_row = everyone or sort != ranking.DEFAULT_SORT
+    table = standings.league_standings(league, form.standings_filter(), everyone=every_row)
     form.offer_rulesets(table.rulesets)
+    players = ranking.ranking(
+        table.players,
+        sort=sort,
+        count=table.player_count,
+        limit=None if everyone else standings.TOP_PLAYERS,
+    )
     context = {
         "league": league,
         "filter_form": form,
         "standings": table,
+        "players": players,
         "everyone": everyone,
         **context,
     }

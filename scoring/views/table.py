@@ -30,6 +30,7 @@ from scoring.access import (
     remember_link,
     series_access,
 )
+from scoring.history import selectors as history
 from scoring.middleware import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES
@@ -131,7 +132,8 @@ def home(request: HttpRequest) -> HttpResponse:
     recent = selectors.recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
+    rows = [history.history_row(series) for series in recent]
+    return render(request, "scoring/home.html", {"recent": recent, "rows": rows, "newest": newest})
 
 
 def _league_param(request: HttpRequest) -> League | None:

@@ -47,8 +47,7 @@ def test_history_leads_to_a_score_sheet_with_its_chart_and_to_a_players_record(t
     expect(played_stat.locator(".stat-note")).to_have_text("1 still in progress")
     expect(page.locator(".hist-rows > li")).to_have_count(2)
 
-    # And back to the scoreboard of the game still going.
+    # The game still going opens straight at its scoreboard.
     page.locator(".hist-row.is-live").click()
-    page.get_by_role("link", name="Scoreboard").click()
     expect(page.locator("form.deal-form")).to_be_visible()
     assert page.url.endswith(f"/series/{live.pk}/")

@@ -45,6 +45,13 @@ def test_the_y_axis_reaches_the_target_even_before_anyone_scores():
     assert chart.frame.x_ticks[0].label == "0"
 
 
+def test_only_the_goat_is_drawn_red_and_only_the_winner_green():
+    plain = defeat_chart(["A", "B", "C"], [(2, 0, 2)], 12)
+    assert [line.role for line in plain.lines] == ["", "", ""]
+    over = defeat_chart(["A", "B", "C"], [(2, 0, 2), (16, 0, 4)], 12, goats=[0], winner=1)
+    assert [line.role for line in over.lines] == ["is-goat", "is-winner", ""]
+
+
 def test_the_y_axis_grows_past_the_target_when_a_total_does():
     chart = defeat_chart(["A", "B", "C"], [(2, 0, 2), (16, 0, 4)], 12)
     assert int(chart.frame.y_ticks[-1].label) >= 16

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Player, Series
 from scoring.table import services
-from tests.conftest import client_with_link, start_series
+from tests.conftest import client_with_link, score_lines, start_series
 from tests.history_fixtures import finished_series, logged_in, long_series, play_deals
 
 pytestmark = pytest.mark.django_db
@@ -53,9 +53,52 @@ def test_a_member_sees_the_league_series_and_an_outsider_does_not(league, viewer
 def test_a_browser_sees_the_quick_games_it_holds_a_link_for(quick_series):
     other = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
     page = html(client_with_link(quick_series, quick_series.watch_token).get("/history/"))
-    assert f"/series/{quick_series.pk}/sheet/" in page
-    assert f"/series/{other.pk}/sheet/" not in page
+    assert f'href="/series/{quick_series.pk}/"' in page  # in progress: its scoreboard
+    assert f"/series/{other.pk}/" not in page
     assert "No series yet" in html(Client().get("/history/"))
+
+
+def test_each_row_shows_the_score_side_against_side_and_marks_the_goat(league, viewer):
+    finished_series(league=league, names=LEAGUE_NAMES)  # Lena & Nina lose six deals by 2
+    duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
+    play_deals(duel, [(40, 80)])
+    three = start_series(mode="three", names=("Lena", "Oleg", "Pavel"), league=league)
+    play_deals(three, [(20, 40, 60)])
+    lines = score_lines(html(logged_in(viewer).get("/history/")))
+    assert lines == [
+        "Lena 4 · Oleg 2 · Pavel 0",
+        "Lena 2 : 0 Oleg",
+        "[goat] Lena & Nina 12 : 0 Misha & Pavel",
+    ]
+
+
+def test_a_row_opens_the_scoreboard_while_the_game_is_on_and_the_sheet_once_it_is_over(
+    league, viewer, quick_series
+):
+    over = finished_series(league=league, names=LEAGUE_NAMES)
+    on = start_series(league=league, names=LEAGUE_NAMES)
+    client = logged_in(viewer)
+    page = html(client.get("/history/"))
+    assert f'href="/series/{on.pk}/"' in page and f"/series/{on.pk}/sheet/" not in page
+    assert f'href="/series/{over.pk}/sheet/"' in page and f'href="/series/{over.pk}/"' not in page
+    assert client.get(f"/series/{on.pk}/").status_code == 200  # a viewer may watch it
+    # A phone holding only the watch link of a quick game: its row opens the board it may see.
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    assert f'href="/series/{quick_series.pk}/"' in html(watcher.get("/history/"))
+    assert watcher.get(f"/series/{quick_series.pk}/").status_code == 200
+    assert f"/series/{on.pk}/" not in html(watcher.get("/history/"))
+
+
+def test_the_league_page_lists_its_series_with_the_score_and_the_goat(league, viewer):
+    finished_series(goat=1, league=league, names=LEAGUE_NAMES)
+    on = start_series(league=league, names=LEAGUE_NAMES)
+    play_deals(on, [(40, 80), (100, 20)])
+    lines = score_lines(html(logged_in(viewer).get(f"/leagues/{league.pk}/")))
+    assert lines == ["Lena & Nina 2 : 4 Misha & Pavel", "Lena & Nina 0 : 12 [goat] Misha & Pavel"]
+    league.share_token = "public-token"
+    league.save(update_fields=["share_token"])
+    public = score_lines(html(Client().get("/public/public-token/history/")))
+    assert public == lines
 
 
 def test_the_league_filter_is_for_members_only(league, viewer, outsider):
@@ -80,7 +123,7 @@ def test_filters_narrow_the_list_and_keep_working_without_javascript(league, vie
     duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
     client = logged_in(viewer)
     page = html(client.get("/history/?mode=duel"))
-    assert f"/series/{duel.pk}/sheet/" in page and f"/series/{teams.pk}/sheet/" not in page
+    assert f'href="/series/{duel.pk}/"' in page and f"/series/{teams.pk}/" not in page
     lena = Player.objects.get(name="Lena")
     page = html(client.get(f"/history/?player={lena.pk}&status=finished"))
     assert f"/series/{teams.pk}/sheet/" in page and f"/series/{duel.pk}/sheet/" not in page
@@ -104,10 +147,10 @@ def test_older_and_newer_links_walk_the_whole_history(league, viewer):
     series = [start_series(league=league, names=LEAGUE_NAMES) for _ in range(25)]
     client = logged_in(viewer)
     first = html(client.get("/history/"))
-    assert f"/series/{series[-1].pk}/sheet/" in first
+    assert f'href="/series/{series[-1].pk}/"' in first
     assert f"?before={series[5].pk}" in first
     second = html(client.get(f"/history/?before={series[5].pk}"))
-    assert f"/series/{series[0].pk}/sheet/" in second
+    assert f'href="/series/{series[0].pk}/"' in second
     assert f"?after={series[4].pk}" in second
 
 
@@ -180,6 +223,39 @@ def test_the_player_page_shows_the_record_and_the_chart(league, viewer):
     assert "Best partner" in page and "Nina" in page
     assert 'aria-labelledby="results-chart-title results-chart-desc"' in page
     assert f'href="/history/?player={lena.pk}"' in page
+
+
+def test_the_best_partner_shows_from_the_first_series_together_with_how_many(league, viewer):
+    finished_series(league=league, names=LEAGUE_NAMES)  # Lena & Nina lose
+    finished_series(league=league, names=LEAGUE_NAMES)
+    lena = Player.objects.get(name="Lena")
+    page = html(logged_in(viewer).get(f"/players/{lena.pk}/"))
+    partner = Player.objects.get(name="Nina")
+    assert f'<a class="chip" href="/players/{partner.pk}/">Nina</a>' in page
+    assert "2 series together, 0 won" in page
+    assert "No partner yet" not in page
+
+
+def test_without_a_team_game_the_page_says_why_there_is_no_partner(league, viewer):
+    finished_series(league=league, names=("Lena", "Oleg"))  # two players: Lena the goat
+    lena = Player.objects.get(name="Lena")
+    page = html(logged_in(viewer).get(f"/players/{lena.pk}/"))
+    assert "Best partner" in page and 'class="chip"' in page  # the toughest opponent only
+    assert "No partner yet: partners sit side by side only in a game of two teams of two" in page
+    oleg = Player.objects.get(name="Oleg")
+    never_goat = html(logged_in(viewer).get(f"/players/{oleg.pk}/"))
+    assert "Nobody yet: never the goat so far." in never_goat
+
+
+def test_the_sheets_chart_draws_the_goat_red_and_the_winner_green(league, viewer):
+    over = finished_series(goat=1, league=league, names=LEAGUE_NAMES)
+    page = html(logged_in(viewer).get(f"/series/{over.pk}/sheet/"))
+    assert 'class="line side-0 is-winner"' in page and 'class="line side-1 is-goat"' in page
+    assert 'class="swatch side-1 is-goat"' in page
+    on = long_series(3, league=league)
+    playing = html(logged_in(viewer).get(f"/series/{on.pk}/sheet/"))
+    assert 'class="line side-0"' in playing and 'class="line side-1"' in playing
+    assert "is-goat" not in playing and "is-winner" not in playing
 
 
 # --- Downloads ----------------------------------------------------------------------------------

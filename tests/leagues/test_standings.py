@@ -62,11 +62,11 @@ def test_each_player_has_series_played_won_goat_defeat_eggs_and_naked(league, pl
     assert (rows["Vera"].played, rows["Vera"].naked, rows["Gleb"].goats) == (2, 4, 1)
 
 
-def test_every_player_has_a_rating_with_its_uncertainty_and_the_best_comes_first(league, played):
+def test_every_player_has_a_rating_and_the_most_series_won_comes_first(league, played):
     table = league_standings(league, ALL)
     assert all(row.rating is not None and row.rating.sigma > 0 for row in table.players)
-    ordinals = [row.rating.ordinal for row in table.players]
-    assert ordinals == sorted(ordinals, reverse=True)
+    ranks = [(-row.won, row.goats, -row.rating.ordinal) for row in table.players]
+    assert ranks == sorted(ranks)
     assert table.players[0].name == "Boris"
 
 

@@ -3,6 +3,7 @@ settings, public standings, moving a quick game; and constant queries per page."
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -151,16 +152,134 @@ def test_only_the_owner_opens_the_settings(league, scorer, viewer):
 # Standings and head to head ------------------------------------------------------------------
 
 
+#: A row of the players' table: place, name, series won, goats, rating, played.
+PLAYER_ROW = re.compile(
+    r'<th scope="row" class="name"><span class="place">(\d+)</span> ([^<]+)</th>\s*'
+    r"<td>(\d+)</td>\s*<td>(\d+)</td>\s*<td class=\"rating\">(\d+|—)</td>\s*<td>(\d+)</td>"
+)
+
+
+def player_rows(page: str) -> list[tuple[int, str, int, int, int | None, int]]:
+    return [
+        (int(place), name, int(won), int(goats), None if rating == "—" else int(rating), int(n))
+        for place, name, won, goats, rating, n in PLAYER_ROW.findall(page)
+    ]
+
+
+def sorted_by(page: str) -> list[str]:
+    """The keys of the columns marked as sorting the table (aria-sort), with the direction."""
+    return re.findall(r'aria-sort="(\w+)"><a class="sort" id="sort-(\w+)"', page)
+
+
 def test_the_standings_show_players_ratings_and_partnerships(league, viewer):
     finished(league, loser=0)
     finished(league, loser=0)
     finished(league, loser=1)
     page = html(logged_in(viewer).get(f"/leagues/{league.pk}/standings/"))
     assert "3 finished series." in page
-    for name in ("Anna", "Boris", "Vera", "Gleb"):
-        assert f'<th scope="row" class="name">{name}</th>' in page
-    assert "±" in page
+    rows = player_rows(page)
+    assert {name for _place, name, *_rest in rows} == {"Anna", "Boris", "Vera", "Gleb"}
+    assert all(rating is not None and 900 < rating < 1600 for *_row, rating, _n in rows)
+    assert "μ" not in page and "σ" not in page  # one number, explained in words
+    assert "What is the rating?" in page and "everyone starts at 1000" in page
     assert "Anna &amp; Vera" in page  # a partnership
+
+
+@pytest.fixture
+def ranked_league(league):
+    """Gleb won twice; Anna and Boris once, with a goat each; Vera and Dasha only lost."""
+    finished(league, loser=0)  # Anna & Vera the goats, Boris & Gleb win
+    finished(league, names=("Anna", "Boris"), mode="duel", loser=1)
+    finished(league, names=("Gleb", "Dasha"), mode="duel", loser=1)
+    return league
+
+
+def test_the_standings_are_ranked_by_series_won_then_fewer_goats_then_the_rating(
+    ranked_league, viewer
+):
+    page = html(logged_in(viewer).get(f"/leagues/{ranked_league.pk}/standings/"))
+    rows = player_rows(page)
+    assert [name for _place, name, *_rest in rows][:1] == ["Gleb"]
+    assert [(won, goats) for _place, _name, won, goats, *_rest in rows] == [
+        (2, 0), (1, 1), (1, 1), (0, 1), (0, 1),
+    ]  # fmt: skip
+    for first, second in itertools.pairwise(rows):
+        if first[2:4] == second[2:4]:  # level on series won and goats: the rating decides
+            assert first[4] >= second[4]
+    assert [place for place, *_rest in rows] == sorted(place for place, *_rest in rows)
+    assert sorted_by(page) == [("descending", "won")]
+    assert "Ranked by series won, then the fewest times the goat, then the rating." in page
+
+
+@pytest.mark.parametrize(
+    ("sort", "direction"),
+    [("goats", "ascending"), ("rate", "descending"), ("rating", "descending"),
+     ("played", "descending"), ("name", "ascending"), ("won", "descending")],
+)  # fmt: skip
+def test_each_column_heading_sorts_the_table_and_says_so(ranked_league, viewer, sort, direction):
+    client = logged_in(viewer)
+    url = f"/leagues/{ranked_league.pk}/standings/"
+    ranked = player_rows(html(client.get(url)))
+    response = client.get(f"{url}?sort={sort}")
+    assert response.status_code == 200
+    page = html(response)
+    rows = player_rows(page)
+    assert sorted(rows) == sorted(ranked)  # the same rows and places, in another order
+    assert sorted_by(page) == [(direction, sort)]
+    names = [name for _place, name, *_rest in rows]
+    if sort == "name":
+        assert names == ["Anna", "Boris", "Dasha", "Gleb", "Vera"]
+    elif sort == "goats":
+        assert names[0] == "Gleb" and [row[3] for row in rows] == sorted(row[3] for row in rows)
+    elif sort == "rating":
+        assert [row[4] for row in rows] == sorted((row[4] for row in rows), reverse=True)
+    elif sort == "played":
+        assert [row[5] for row in rows] == sorted((row[5] for row in rows), reverse=True)
+    elif sort == "rate":
+        assert names[0] == "Gleb" and set(names[-2:]) == {"Vera", "Dasha"}
+    # Every heading links to its sort, the rank's without a parameter; the filter keeps it.
+    assert 'href="?sort=name"' in page and 'href="?sort=goats"' in page
+    if sort != "won":
+        assert 'id="sort-won" href="?"' in page  # back to the rank: no parameter
+        assert f'<input type="hidden" name="sort" value="{sort}">' in page
+
+
+@pytest.mark.parametrize(
+    "query", ["sort=", "sort=bogus", "sort=NAME", "sort=%00", "sort=" + "x" * 300, "sort=-won"]
+)
+def test_an_unknown_sort_shows_the_ranked_table(ranked_league, viewer, query):
+    response = logged_in(viewer).get(f"/leagues/{ranked_league.pk}/standings/?{query}")
+    assert response.status_code == 200
+    page = html(response)
+    assert sorted_by(page) == [("descending", "won")]
+    assert player_rows(page)[0][1] == "Gleb"
+
+
+def test_the_sort_is_kept_with_a_filter_and_with_everyone(ranked_league, viewer):
+    client = logged_in(viewer)
+    url = f"/leagues/{ranked_league.pk}/standings/?date_from=2000-01-01&sort=name"
+    page = html(client.get(url))
+    assert player_rows(page)[0][1] == "Anna"
+    assert 'href="?date_from=2000-01-01&amp;sort=goats"' in page
+    fragment = html(client.get(url, headers=HTMX))
+    assert fragment.lstrip().startswith('<div id="standings"')
+    assert sorted_by(fragment) == [("ascending", "name")]
+    assert 'hx-get="?date_from=2000-01-01&amp;sort=rating" hx-target="#standings"' in fragment
+
+
+def test_the_public_standings_sort_too_and_outsiders_still_see_nothing(
+    ranked_league, owner, outsider
+):
+    ranked_league = leagues.share_renew(league=ranked_league)
+    page = html(Client().get(f"/public/{ranked_league.share_token}/?sort=name"))
+    assert [row[1] for row in player_rows(page)] == ["Anna", "Boris", "Dasha", "Gleb", "Vera"]
+    assert sorted_by(page) == [("ascending", "name")]
+    bad = Client().get(f"/public/{ranked_league.share_token}/?sort=%FF")
+    assert bad.status_code == 200
+    url = f"/leagues/{ranked_league.pk}/standings/?sort=name"
+    assert logged_in(outsider).get(url).status_code == 404
+    assert logged_in(owner).get(url).status_code == 200
+    assert Client().get(url).status_code == 302  # to log in
 
 
 def test_a_filtered_standings_request_from_htmx_gets_the_fragment(league, viewer):
@@ -200,9 +319,21 @@ def test_a_big_league_shows_the_top_players_and_offers_the_rest(league, viewer):
     everyone = html(client.get(f"/leagues/{league.pk}/standings/?everyone=1"))
     assert "Show 4 more" not in everyone
     assert all(f"North {n}" in everyone for n in range(6))
-    names = re.compile(r'<th scope="row" class="name">([^<&]+)</th>')
-    top, every = names.findall(page), names.findall(everyone)
-    assert len(every) == 24 and every[:20] == top[:20]  # the same order, then the rest
+    top, every = player_rows(page), player_rows(everyone)
+    assert len(top) == 20 and len(every) == 24 and every[:20] == top  # the same, then the rest
+
+
+def test_another_sort_picks_its_first_players_from_everyone(league, viewer):
+    grow(league, 6)  # 24 players
+    client = logged_in(viewer)
+    by_name = player_rows(html(client.get(f"/leagues/{league.pk}/standings/?sort=name")))
+    everyone = player_rows(html(client.get(f"/leagues/{league.pk}/standings/?everyone=1")))
+    assert len(by_name) == 20
+    assert [row[1] for row in by_name] == sorted(row[1] for row in everyone)[:20]
+    page = html(client.get(f"/leagues/{league.pk}/standings/?sort=name"))
+    assert 'href="?sort=name&amp;everyone=1"' in page and "Show 4 more players" in page
+    every_by_name = html(client.get(f"/leagues/{league.pk}/standings/?sort=name&everyone=1"))
+    assert len(player_rows(every_by_name)) == 24 and "more player" not in every_by_name
 
 
 def test_head_to_head_compares_two_players(league, viewer):
@@ -550,6 +681,21 @@ def test_a_league_page_costs_the_same_queries_at_two_sizes(
     client.get(url)  # the standings' snapshot is stored
     small = count_queries(client, url)
     grow(league, 12)
+    client.get(url)
+    with django_assert_max_num_queries(small):
+        assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("sort", ["name", "rating"])
+def test_sorted_standings_cost_the_same_queries_at_two_sizes(
+    league, viewer, sort, django_assert_max_num_queries
+):
+    grow(league, 6)  # more players than the table shows at first
+    client = logged_in(viewer)
+    url = f"/leagues/{league.pk}/standings/?sort={sort}"
+    client.get(url)
+    small = count_queries(client, url)
+    grow(league, 12, start=6)
     client.get(url)
     with django_assert_max_num_queries(small):
         assert client.get(url).status_code == 200

@@ -339,7 +339,7 @@ def _encode(values: dict) -> str:
 # always knows every parameter there is.
 
 HISTORY_FILTERS = tuple(HistoryFilterForm.base_fields)
-STANDINGS_FILTERS = (*StandingsFilterForm.base_fields, "everyone")
+STANDINGS_FILTERS = (*StandingsFilterForm.base_fields, "everyone", "sort")
 GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "set_language": ("next",),
     "home": (),
