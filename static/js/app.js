@@ -344,8 +344,21 @@
     if (document.hidden) clearTimeout(poll.timer); else schedule(0);
   });
 
+  // The scores and the deal's points fields on one screen (large text makes the page long):
+  // scroll the page's header away when that is what it takes.
+  function keepInView() {
+    var board = document.getElementById("scoreboard");
+    var input = board && board.querySelector("form.deal-form input[data-points]");
+    if (!input) return;
+    var top = board.getBoundingClientRect().top, bottom = input.getBoundingClientRect().bottom;
+    if (bottom <= window.innerHeight && top >= 0) return;
+    if (bottom - top <= window.innerHeight) window.scrollBy(0, top);
+    else input.scrollIntoView({ block: "end" });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUp(document);
+    keepInView();
     setUpSharing(document);
     setUpModeHints();
     schedule();
@@ -382,6 +395,7 @@
     if (!target) return;
     if (!target.matches("input")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
+    if (status === 200 && target.matches("input")) keepInView();
     // What went wrong (or what an undo removed) is shown in the middle of the screen.
     if ((status !== 200 || target.id === "undone") && target.scrollIntoView) target.scrollIntoView({ block: "center" });
   });
