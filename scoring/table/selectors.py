@@ -108,3 +108,14 @@ def goat_tally(series: Series) -> tuple[int, list[int]]:
                 goats[side] += 1
         current = row["rematch_of_id"]
     return games, goats
+
+
+def last_undone(series: Series) -> DealEvent | None:
+    """The removal of the last undo, while nothing else has happened since: the deal that
+    "Put it back" would record again. None once a deal was recorded, edited or undone after."""
+    event = DealEvent.objects.filter(series=series).order_by("-pk").first()
+    if event is None or event.action != DealEvent.Action.REMOVED:
+        return None
+    if event.number != series.deal_count + 1 or not event.before:
+        return None
+    return event

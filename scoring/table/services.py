@@ -25,7 +25,7 @@ from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
 from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
-from scoring.table.selectors import entry_key_use
+from scoring.table.selectors import entry_key_use, last_undone
 
 
 class DealConflict(Exception):
@@ -404,17 +404,6 @@ def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str 
 
 class NothingToRedo(DealConflict):
     """No undone deal to put back: something happened since the undo (or there was none)."""
-
-
-def last_undone(series: Series) -> DealEvent | None:
-    """The removal of the last undo, while nothing else has happened since: the deal that
-    "Put it back" would record again. None once a deal was recorded, edited or undone after."""
-    event = DealEvent.objects.filter(series=series).order_by("-pk").first()
-    if event is None or event.action != DealEvent.Action.REMOVED:
-        return None
-    if event.number != series.deal_count + 1 or not event.before:
-        return None
-    return event
 
 
 @transaction.atomic

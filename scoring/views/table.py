@@ -152,7 +152,7 @@ def _undone_offer(board: Scoreboard) -> dict | None:
     """The deal the last undo removed, while nothing happened since: what it was, to put back.
 
     Shown to the phone that undid it, right after (one more query, on that answer only)."""
-    event = services.last_undone(board.series)
+    event = selectors.last_undone(board.series)
     if event is None:
         return None
     return {"number": event.number, "points": undone_summary(board, event.before["points"])}

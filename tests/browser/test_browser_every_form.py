@@ -401,7 +401,7 @@ class Crawler:
         if account.username:
             client.force_login(user(account.username), backend=BACKEND)
         for series in account.holds(world):
-            client.get(reverse("link_join", args=[series.score_token]))
+            client.post(reverse("link_join", args=[series.score_token]))
         if settings.SESSION_COOKIE_NAME in client.cookies:
             cookie = client.cookies[settings.SESSION_COOKIE_NAME]
             tab.context.add_cookies(
