@@ -38,6 +38,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
+from scoring.access import SESSION_CREATED
 from scoring.leagues import services as leagues
 from scoring.models import League, Membership, Role, Series
 from tests.browser.browsing import PHONE, Tab
@@ -400,8 +401,13 @@ class Crawler:
         client = Client()
         if account.username:
             client.force_login(user(account.username), backend=BACKEND)
-        for series in account.holds(world):
+        held = account.holds(world)
+        for series in held:
             client.post(reverse("link_join", args=[series.score_token]))
+        if held:  # this phone started them: it manages them too (renews links, moves them)
+            session = client.session
+            session[SESSION_CREATED] = [series.pk for series in held]
+            session.save()
         if settings.SESSION_COOKIE_NAME in client.cookies:
             cookie = client.cookies[settings.SESSION_COOKIE_NAME]
             tab.context.add_cookies(
