@@ -30,6 +30,13 @@ SCORE = "score"
 WATCH = "watch"
 
 
+class LinkRenewed(Http404):
+    """This browser holds a link to the series that is no longer its link: it was renewed.
+
+    A 404 like any other for code that does not ask; the table's pages tell the person what
+    happened instead. Only a browser that once held a link of this series gets it."""
+
+
 @dataclass(frozen=True)
 class SeriesAccess:
     series: Series
@@ -98,6 +105,8 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     # The creator keeps the game whatever becomes of its links (renewed on another device).
     creator = is_creator(request, series)
     if role is None and link is None and not creator:
+        if request.session.get(SESSION_LINKS, {}).get(str(series.pk)):
+            raise LinkRenewed("The link this browser opened was renewed.")
         raise Http404("No such series.")
     can_manage = creator or role in (Role.OWNER, Role.SCORER)
     can_score = link == SCORE or can_manage

@@ -174,6 +174,31 @@ class SeriesForm(forms.Form):
         return data
 
 
+class SeatNamesForm(forms.Form):
+    """Who sits at each seat of a game, clockwise: one name each, nobody twice."""
+
+    def __init__(self, *args, shape, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = shape.seats
+        for position in range(shape.seats):
+            self.fields[f"player_{position}"] = forms.CharField(
+                label=shape.seat_labels[position], max_length=MAX_NAME, required=False
+            )
+
+    def clean(self):
+        data = super().clean()
+        names = [name_clean(data.get(f"player_{i}") or "") for i in range(self.seats)]
+        seen: set[str] = set()
+        for i, name in enumerate(names):
+            if not name:
+                self.add_error(f"player_{i}", gettext("Enter a name for this seat."))
+            elif name_key(name) in seen:
+                self.add_error(f"player_{i}", gettext("This player already has a seat."))
+            seen.add(name_key(name))
+        data["names"] = names
+        return data
+
+
 def series_initial(
     *, mode: str, names: Sequence[str], first_dealer: int, ruleset: rules.Ruleset
 ) -> dict:

@@ -86,7 +86,9 @@ def summary(outcome: rules.DealOutcome, names: list[str]) -> str:
             parts.append(_("%(side)s: +%(points)s.") % values)
     if outcome.multiplier > 1 and outcome.losers:
         parts.append(_("(×%(multiplier)s for the eggs.)") % {"multiplier": outcome.multiplier})
-    for side in outcome.out:
+    # With two sides, whoever is out is the goat and the game is over: the end screen says so
+    # (a team is not "out"); with three players, being out leaves the other two playing on.
+    for side in outcome.out if len(names) > 2 else ():
         parts.append(_("%(side)s: out!") % {"side": names[side]})
     if not outcome.losers and not outcome.eggs:
         parts.append(_("Nobody scores."))
@@ -170,3 +172,28 @@ def goat_title(board: Scoreboard) -> str:
             "goats": board.goats
         }
     return ngettext("%(goats)s: the goat!", "%(goats)s: the goats!", count) % {"goats": board.goats}
+
+
+def score_line(board: Scoreboard) -> str:
+    """The final score in one line: "Anna & Vera 12 : 4 Boris & Gleb" (three: "Anna 12 · …")."""
+    if board.sides_count == 2:
+        first, second = board.sides
+        return f"{first.name} {first.total} : {second.total} {second.name}"
+    return " · ".join(f"{side.name} {side.total}" for side in board.sides)
+
+
+def goat_tally_line(board: Scoreboard, goats: list[int]) -> str:
+    """How often each side of this line-up was the goat: "Anna & Vera 2 : 1 Boris & Gleb"."""
+    if board.sides_count == 2:
+        first, second = board.sides
+        return f"{first.name} {goats[0]} : {goats[1]} {second.name}"
+    return " · ".join(f"{side.name} {goats[side.index]}" for side in board.sides)
+
+
+def undone_summary(board: Scoreboard, points: list[int | None]) -> str:
+    """What an undo removed, in card points per side: "Anna & Vera 70, Boris & Gleb 50"."""
+    return ", ".join(
+        f"{side.name} {points[side.index]}"
+        for side in board.sides
+        if side.index < len(points) and points[side.index] is not None
+    )

@@ -81,3 +81,41 @@ def entry_key_use(entry_key: uuid.UUID) -> KeyUse | None:
     for was_undone, series_id, pk in rows:
         return KeyUse(bool(was_undone), series_id, pk)  # SQLite answers 0 or 1
     return None
+
+
+#: How far back a goat tally follows rematches: an evening, with room to spare.
+MAX_REMATCH_CHAIN = 100
+
+
+def goat_tally(series: Series) -> tuple[int, list[int]]:
+    """(how many games, goats per side) of this line-up: the series and the rematches before it.
+
+    One small query per earlier game of the chain, read only for a finished game's end screen.
+    """
+    sides = series.shape.sides
+    goats = [0] * sides
+    for side in series.goat_sides or []:
+        goats[side] += 1
+    games = 1
+    current: int | None = series.rematch_of_id
+    while current is not None and games < MAX_REMATCH_CHAIN:
+        row = Series.objects.filter(pk=current).values("rematch_of_id", "goat_sides").first()
+        if row is None:
+            break
+        games += 1
+        for side in row["goat_sides"] or []:
+            if side < sides:
+                goats[side] += 1
+        current = row["rematch_of_id"]
+    return games, goats
+
+
+def last_undone(series: Series) -> DealEvent | None:
+    """The removal of the last undo, while nothing else has happened since: the deal that
+    "Put it back" would record again. None once a deal was recorded, edited or undone after."""
+    event = DealEvent.objects.filter(series=series).order_by("-pk").first()
+    if event is None or event.action != DealEvent.Action.REMOVED:
+        return None
+    if event.number != series.deal_count + 1 or not event.before:
+        return None
+    return event

@@ -25,7 +25,7 @@ from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
 from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
-from scoring.table.selectors import entry_key_use
+from scoring.table.selectors import entry_key_use, last_undone
 
 
 class DealConflict(Exception):
@@ -399,4 +399,72 @@ def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str 
         entry_key=row.entry_key,
     )
     series_refresh(series, replay_rows(series, rows[:-1]))
+    return series
+
+
+class NothingToRedo(DealConflict):
+    """No undone deal to put back: something happened since the undo (or there was none)."""
+
+
+@transaction.atomic
+def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str = "") -> Recorded:
+    """Put the deal the last undo removed back, as deal ``number`` again.
+
+    Only from the board shown right after the undo (``version``) and only while nothing else
+    has happened since: else ``NothingToRedo`` and nothing changes. The deal is recorded anew,
+    without a one-time key: the key of the form that first recorded it stays spent.
+    """
+    series = _locked(series_id)
+    event = last_undone(series) if series.version == version else None
+    if event is None or event.number != number:
+        raise NothingToRedo(f"nothing to put back as deal {number} of series {series.pk}")
+    rows = _rows(series)
+    running = engine_series(series, rows)
+    in_play = running.in_play
+    sides = [side for side, points in enumerate(event.before["points"]) if points is not None]
+    if sides != list(in_play):
+        raise NothingToRedo(f"deal {number} was for other sides than the ones now in play")
+    deal = rules.Deal(
+        tuple(event.before["points"][side] for side in sides),
+        tuple(bool(event.before["tricks"][side]) for side in sides),
+    )
+    running.add(deal)
+    row = Deal.objects.create(
+        series=series,
+        number=number,
+        recorded_by=user if user is not None and user.is_authenticated else None,
+        **row_values(deal, in_play),
+    )
+    _event(series, number, DealEvent.Action.RECORDED, after=row_snapshot(row), user=user, via=via)
+    series_refresh(series, running.state)
+    return Recorded(series=series, deal=row, created=True)
+
+
+@transaction.atomic
+def series_players_change(
+    *, series: Series, names: Sequence[str], known: QuerySet[Player] | None = None
+) -> Series:
+    """Seat these players (by name, in seat order) in a quick game, in place of its players.
+
+    A quick game's player may sit in the creator's other games too: the seat gets another
+    player (found among ``known`` by name, or new) instead of renaming the one it had, so
+    earlier games keep their names. The scores stay as they are.
+    """
+    series = _locked(series.pk)
+    if series.league_id is not None:
+        raise ValueError("a league's players are renamed in the league")
+    seats = list(series.seats.order_by("position"))
+    if len(names) != len(seats):
+        raise ValueError(f"{len(seats)} seats, {len(names)} names")
+    players = players_resolve(names=names, league=None, known=known)
+    if len({player.pk for player in players}) != len(players):
+        raise ValueError("a player can sit at only one seat")
+    # New seat rows with the same figures: two seats may swap players, which updating them one
+    # at a time would refuse (a player sits once per series).
+    Seat.objects.filter(series=series).delete()
+    for seat, player in zip(seats, players, strict=True):
+        seat.pk, seat.player = None, player
+    Seat.objects.bulk_create(seats)
+    series.version += 1  # every open scoreboard shows the new names
+    series.save(update_fields=["version", "updated_at"])
     return series

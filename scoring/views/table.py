@@ -6,12 +6,14 @@ named partials, and an htmx request gets the partial while a plain request gets 
 
 from __future__ import annotations
 
+import functools
 import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -23,6 +25,7 @@ from scoring.access import (
     SESSION_CREATED,
     SESSION_LINKS,
     WATCH,
+    LinkRenewed,
     SeriesAccess,
     league_for,
     league_role,
@@ -33,23 +36,52 @@ from scoring.access import (
 from scoring.history import selectors as history
 from scoring.middleware import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
-from scoring.modes import SHAPES
+from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
 from scoring.table import selectors, services
 from scoring.table.forms import (
     DealForm,
+    SeatNamesForm,
     SeriesForm,
     UndoForm,
     engine_message,
     rules_note,
     series_initial,
 )
-from scoring.table.scoreboard import Scoreboard, build, goat_title
+from scoring.table.scoreboard import (
+    Scoreboard,
+    build,
+    goat_tally_line,
+    goat_title,
+    score_line,
+    undone_summary,
+)
 from scoring.throttle import quick_game_refusal, quick_game_started
 
 UNPROCESSABLE = 422
 CONFLICT = 409
-STOP_POLLING = 286  # htmx stops polling on this status
+GONE = 410
+STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
+#: What a deal form carries besides its number and key: kept when its deal was taken meanwhile.
+TYPED = ("points_", "tricks_", "count_")
+
+
+def _renewed_kindly(view):
+    """A browser whose link to the series was renewed gets a page that says so, not a 404.
+
+    htmx requests are sent to that page (the board's own requests cannot show a whole page).
+    """
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, pk, *args, **kwargs)
+        except LinkRenewed:
+            if request.htmx:
+                return HttpResponseClientRedirect(reverse("series_detail", args=[pk]))
+            return render(request, "scoring/link_gone.html", {"renewed": True}, status=GONE)
+
+    return wrapper
 
 
 def _scorer(request: HttpRequest, pk: int) -> SeriesAccess:
@@ -67,9 +99,14 @@ def _board(series: Series) -> Scoreboard:
     return build(series, list(Deal.objects.filter(series=series).order_by("number")))
 
 
-def _deal_form(board: Scoreboard, data=None, **kwargs) -> DealForm:
+def _deal_form(board: Scoreboard, data=None, *, kept=None, **kwargs) -> DealForm:
+    """The next deal's form; ``kept``: what a form for a deal taken meanwhile carried, shown
+    again in this one to check and record (only fields of sides still in play)."""
     sides = [(side.index, side.name) for side in board.in_play]
     initial = {"number": board.next_number, "entry_key": uuid.uuid4()}
+    for name, value in (kept or {}).items():
+        if name.startswith(TYPED) and isinstance(value, str) and len(value) <= 8:
+            initial[name] = value
     return DealForm(data, sides=sides, initial=initial, **kwargs)
 
 
@@ -80,6 +117,8 @@ def _render_board(
     board: Scoreboard | None = None,
     form: DealForm | None = None,
     notice: str = "",
+    names_form: SeatNamesForm | None = None,
+    undone: bool = False,
     status: int = 200,
 ) -> HttpResponse:
     board = board or _board(access.series)
@@ -96,11 +135,38 @@ def _render_board(
         "series": access.series,
         "form": form,
         "notice": notice,
-        "goat_title": goat_title(board) if board.state.finished else "",
+        "undone": _undone_offer(board) if undone else None,
         "rules_note": rules_note(board.state.rules, sides=board.sides_count),
+        **(_the_end(board) if board.state.finished else {}),
     }
+    if not request.htmx and access.can_manage and access.series.league_id is None:
+        names = [seat.player.name for seat in board.seats]
+        initial = {f"player_{position}": name for position, name in enumerate(names)}
+        context["names_form"] = names_form or SeatNamesForm(
+            shape=access.series.shape, initial=initial
+        )
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _undone_offer(board: Scoreboard) -> dict | None:
+    """The deal the last undo removed, while nothing happened since: what it was, to put back.
+
+    Shown to the phone that undid it, right after (one more query, on that answer only)."""
+    event = selectors.last_undone(board.series)
+    if event is None:
+        return None
+    return {"number": event.number, "points": undone_summary(board, event.before["points"])}
+
+
+def _the_end(board: Scoreboard) -> dict:
+    """The goat moment: the headline, the final score, and this line-up's goats so far."""
+    games, goats = selectors.goat_tally(board.series)
+    return {
+        "goat_title": goat_title(board),
+        "score_line": score_line(board),
+        "goat_tally": goat_tally_line(board, goats) if games > 1 else "",
+    }
 
 
 def _full_notice() -> str:
@@ -134,6 +200,29 @@ def home(request: HttpRequest) -> HttpResponse:
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     rows = [history.history_row(series) for series in recent]
     return render(request, "scoring/home.html", {"recent": recent, "rows": rows, "newest": newest})
+
+
+@require_POST
+def series_quick(request: HttpRequest) -> HttpResponse:
+    """A game of two teams in one tap: the seats' names (North, East, …), classic rules, the
+    first seat deals. The names can be changed on the board once the table knows who sits where."""
+    if refusal := quick_game_refusal(request):
+        recent = selectors.recent_series(request)
+        newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
+        context = {"recent": recent, "newest": newest, "refusal": refusal}
+        return render(request, "scoring/home.html", context, status=UNPROCESSABLE)
+    series = services.series_create(
+        mode=Mode.TEAMS,
+        names=[str(label) for label in SHAPES[Mode.TEAMS].seat_labels],
+        first_dealer=0,
+        ruleset=rules.PRESETS["classic"],
+        known=selectors.known_players(request),
+        user=request.user,
+    )
+    quick_game_started(request)
+    remember_link(request, series, series.score_token)
+    remember_created(request, series)
+    return redirect(series)
 
 
 def _league_param(request: HttpRequest) -> League | None:
@@ -226,8 +315,10 @@ def _names_offered(known) -> list[str]:
 
 
 @require_GET
+@_renewed_kindly
 def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_board(request, selectors.series_for_request(request, pk))
+    undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
+    return _render_board(request, selectors.series_for_request(request, pk), undone=undone)
 
 
 def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
@@ -241,6 +332,7 @@ def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
 
 
 @require_POST
+@_renewed_kindly
 def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
@@ -255,7 +347,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
         return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
     if number is not None and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
-        return _conflict(request, pk, number < board.next_number)
+        return _conflict(request, pk, number)
     if board.state.finished:
         notice = _("The series is over; no deal can be added.")
         return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
@@ -281,7 +373,7 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     except services.DealUndone:
         return _undone(request, pk)
     except services.DealConflict:
-        return _conflict(request, pk, True)
+        return _conflict(request, pk, number)
     except services.SeriesFull:  # filled up from another device since the deals were read
         return _render_board(request, access, status=UNPROCESSABLE)
     return _recorded(request, pk)
@@ -294,13 +386,32 @@ def _recorded(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("series_detail", pk=pk)
 
 
-def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpResponse:
+def _conflict(request: HttpRequest, pk: int, number: int | None) -> HttpResponse:
+    """A form for deal ``number``, which another phone recorded (or whose deal before it was
+    undone) meanwhile: nothing is recorded, and the points typed stay in the fresh form."""
+    access = selectors.series_for_request(request, pk)
+    board = _board(access.series)
+    recorded_elsewhere = number is None or number < board.next_number
+    if board.state.finished or board.next_number > MAX_DEALS:
+        if recorded_elsewhere:
+            notice = _("This deal was just recorded from another device. Here is the fresh score.")
+        else:
+            notice = _("A deal was undone from another device. Here is the fresh score.")
+        return _render_board(request, access, board=board, notice=notice, status=CONFLICT)
+    values = {"taken": number or board.next_number - 1, "next": board.next_number}
     if recorded_elsewhere:
-        notice = _("This deal was just recorded from another device. Here is the fresh score.")
+        notice = _(
+            "Deal %(taken)s was just recorded on another phone; your points are kept: check "
+            "them and record them as deal %(next)s."
+        )
     else:
-        notice = _("A deal was undone from another device. Here is the fresh score.")
+        notice = _(
+            "A deal was undone on another phone; your points are kept: check them and record "
+            "them as deal %(next)s."
+        )
+    form = _deal_form(board, kept=request.POST)
     return _render_board(
-        request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
+        request, access, board=board, form=form, notice=notice % values, status=CONFLICT
     )
 
 
@@ -313,6 +424,7 @@ def _undone(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@_renewed_kindly
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
@@ -404,6 +516,7 @@ def _edit_stale(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @require_POST
+@_renewed_kindly
 def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
@@ -425,14 +538,58 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_board(
             request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
         )
-    done = _("Deal %(number)s undone.") % {"number": number}
+    # The board says what was undone, beside the deals, with a way to put it back.
     if request.htmx:
-        return _render_board(request, selectors.series_for_request(request, pk), notice=done)
-    messages.info(request, done)
+        return _render_board(request, selectors.series_for_request(request, pk), undone=True)
+    return redirect(access.series.get_absolute_url() + "?undone=1")
+
+
+@require_POST
+@_renewed_kindly
+def deal_redo(request: HttpRequest, pk: int) -> HttpResponse:
+    """Put back the deal the last undo removed, from the board shown right after it."""
+    access = _scorer(request, pk)
+    form = UndoForm(request.POST)
+    if not form.is_valid():
+        notice = _("Nothing to put back.")
+        return _render_board(request, access, notice=notice, status=UNPROCESSABLE)
+    try:
+        services.deal_redo(
+            series_id=access.series.pk,
+            number=form.cleaned_data["number"],
+            version=form.cleaned_data["version"],
+            user=request.user,
+            via=_via(request, access),
+        )
+    except (services.NothingToRedo, rules.InvalidDeal):
+        notice = _("The score changed on another device since the undo; the deal was not put back.")
+        return _render_board(
+            request, selectors.series_for_request(request, pk), notice=notice, status=CONFLICT
+        )
+    return _recorded(request, pk)
+
+
+@require_POST
+@_renewed_kindly
+def series_players(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change who sits at a quick game's seats (the names a quick start gave them, say)."""
+    access = selectors.series_for_request(request, pk)
+    if not access.can_manage or access.series.league_id is not None:
+        raise PermissionDenied(_("Only whoever started this game can change its names."))
+    form = SeatNamesForm(request.POST, shape=access.series.shape)
+    if not form.is_valid():
+        return _render_board(request, access, names_form=form, status=UNPROCESSABLE)
+    services.series_players_change(
+        series=access.series,
+        names=form.cleaned_data["names"],
+        known=selectors.known_players(request),
+    )
+    messages.success(request, _("Names changed."))
     return redirect(access.series)
 
 
 @require_POST
+@_renewed_kindly
 def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     # A rematch of a quick game is a new quick game (a second tap opens the same one).
@@ -456,7 +613,7 @@ def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def series_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """Polled by a watching phone: 204 while nothing changed, else the fresh scoreboard.
+    """Polled by every open scoreboard: 204 while nothing changed, else the fresh scoreboard.
 
     A poll that has lost its access (the link was renewed) gets htmx's "stop polling" status,
     286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
@@ -494,9 +651,12 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
     Opening it (GET) changes nothing, so a link preview, a prefetch or a crawler cannot take a
     link into a session; a browser that holds this link, or the score link, goes straight in.
     """
-    series = Series.objects.filter(score_token=token).first() or get_object_or_404(
-        Series, watch_token=token
+    series = (
+        Series.objects.filter(score_token=token).first()
+        or Series.objects.filter(watch_token=token).first()
     )
+    if series is None:  # renewed, or never a link: which, nothing here can tell
+        return render(request, "scoring/link_gone.html", {"renewed": False}, status=404)
     kind = SCORE if token == series.score_token else WATCH
     held = _held_link(request, series)
     if held in (SCORE, kind):
@@ -512,6 +672,7 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@_renewed_kindly
 def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
     access = selectors.series_for_request(request, pk)

@@ -101,6 +101,17 @@
     showTricks(form);
   });
 
+  // New game: hints that are about one mode (North and South are a team game's) show for it.
+  function setUpModeHints() {
+    document.querySelectorAll("form.new-game").forEach(function (form) {
+      var checked = form.querySelector("input[name=mode]:checked");
+      var mode = checked ? checked.value : "teams";
+      form.querySelectorAll("[data-for-modes]").forEach(function (hint) {
+        hint.hidden = hint.getAttribute("data-for-modes").split(" ").indexOf(mode) === -1;
+      });
+    });
+  }
+
   // New game: label the seats for the chosen mode and hide the seats it does not use.
   var SEATS = { teams: 4, duel: 2, three: 3 };
   function setUpNewGame(form) {
@@ -132,6 +143,7 @@
     var custom = form.querySelector("input[name=preset][value=custom]");
     var details = form.querySelector("details.custom-rules");
     if (custom && details && custom.checked) details.open = true;
+    setUpModeHints();
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("form.new-game");
@@ -148,8 +160,213 @@
     if (form) setUpNewGame(form);
   });
 
-  document.addEventListener("DOMContentLoaded", function () { setUp(document); });
+  // A value the page filled in (the rest of 120) is replaced by what is typed into it, not
+  // added to: "70", then "50" typed into the 50 filled in, is 50, not 5500.
+  document.addEventListener("focusin", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("form.deal-form input[data-points]")) return;
+    if (input.classList.contains("computed") && input.select) input.select();
+  });
+  document.addEventListener("beforeinput", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("form.deal-form input.computed[data-points]")) return;
+    if (event.inputType && event.inputType.indexOf("insert") === 0) {
+      input.value = "";
+      input.classList.remove("computed");
+    }
+  });
+
+  // Links to hand on: Copy (the Clipboard API, else the address selected to copy by hand) and
+  // the share sheet where the browser has one. Without a script the address is there to copy.
+  function setUpSharing(root) {
+    root.querySelectorAll("button[data-copy]").forEach(function (button) { button.hidden = false; });
+    if (navigator.share) {
+      root.querySelectorAll("button[data-share]").forEach(function (button) { button.hidden = false; });
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var copy = event.target.closest && event.target.closest("button[data-copy]");
+    var share = event.target.closest && event.target.closest("button[data-share]");
+    if (!copy && !share) return;
+    var input = document.getElementById((copy || share).getAttribute(copy ? "data-copy" : "data-share"));
+    if (!input) return;
+    if (share) {
+      navigator.share({ title: share.getAttribute("data-share-title"), url: input.value }).catch(function () {});
+      return;
+    }
+    var status = copy.closest(".share-link").querySelector(".copied");
+    function selectIt() { input.focus(); input.select(); }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(input.value).then(function () {
+        if (status) status.textContent = copy.getAttribute("data-copied");
+      }, selectIt);
+    } else {
+      selectIt();
+    }
+  });
+
+  // Every open scoreboard keeps up with the other phones: it asks the live view every few
+  // seconds (data-every) whether the series changed since its version. Nothing new is an empty
+  // 204. News replaces the board around a deal form the player is using; when that form's
+  // deal was taken meanwhile, the typed points stay, renumbered, and a notice says so. Hidden
+  // pages do not ask; coming back asks at once.
+  var poll = { timer: null, busy: false };
+  function liveBoard() { return document.querySelector("#scoreboard[data-live]"); }
+
+  function schedule(delay) {
+    clearTimeout(poll.timer);
+    var board = liveBoard();
+    if (!board || document.hidden) return;
+    var every = Number(board.getAttribute("data-every")) || 2;
+    poll.timer = setTimeout(ask, delay === undefined ? every * 1000 : delay);
+  }
+
+  function ask() {
+    var board = liveBoard();
+    if (!board || document.hidden || poll.busy) return;
+    // A deal being sent: its answer brings the news (and a poll could cross it).
+    if (board.querySelector(".htmx-request") || board.classList.contains("htmx-request")) return schedule();
+    poll.busy = true;
+    var url = board.getAttribute("data-live") + "?version=" + encodeURIComponent(board.getAttribute("data-version"));
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (response) {
+      if (response.status === 204) return null;
+      if (response.status === 200 || response.status === 286) {
+        return response.text().then(function (html) { return { status: response.status, html: html }; });
+      }
+      return null;
+    }).then(function (answer) {
+      poll.busy = false;
+      if (answer) update(answer.html, answer.status === 286);
+      if (!answer || answer.status !== 286) schedule();
+    }, function () { poll.busy = false; schedule(); });
+  }
+
+  function inUse(form) {
+    if (!form) return false;
+    if (form.contains(document.activeElement)) return true;
+    return Array.prototype.some.call(form.querySelectorAll("input"), function (input) {
+      if (input.type === "hidden" || input.classList.contains("computed")) return false;
+      if (input.type === "radio") return input.checked;
+      return input.value !== "";
+    });
+  }
+
+  function update(html, gone) {
+    var board = document.getElementById("scoreboard");
+    if (!board) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#scoreboard");
+    if (!fresh) return;
+    var version = Number(fresh.getAttribute("data-version"));
+    if (!gone && !(version > Number(board.getAttribute("data-version")))) return; // older news
+    var ended = !board.querySelector(".the-end") && fresh.querySelector(".the-end");
+    var oldForm = board.querySelector("form.deal-form");
+    var newForm = fresh.querySelector("form.deal-form");
+    clearFlash();
+    if (!gone && newForm && inUse(oldForm)) {
+      keepForm(board, fresh, oldForm, newForm);
+    } else {
+      board.replaceWith(fresh);
+      board = fresh;
+    }
+    if (window.htmx) window.htmx.process(board);
+    setUp(board);
+    if (ended) showTheEnd(board);
+  }
+
+  // The board's news around the form in use: everything but the form is replaced; the form
+  // takes the new deal number, key, labels, and says why when its deal number changed.
+  function keepForm(board, fresh, oldForm, newForm) {
+    Array.prototype.slice.call(board.attributes).forEach(function (a) { board.removeAttribute(a.name); });
+    Array.prototype.slice.call(fresh.attributes).forEach(function (a) { board.setAttribute(a.name, a.value); });
+    Array.prototype.slice.call(board.childNodes).forEach(function (node) { if (node !== oldForm) node.remove(); });
+    var before = true;
+    Array.prototype.slice.call(fresh.childNodes).forEach(function (node) {
+      if (node === newForm) { before = false; return; }
+      if (before) board.insertBefore(node, oldForm); else board.appendChild(node);
+    });
+    var names = function (form) {
+      return pointsInputs(form).map(function (i) { return i.name; }).join(" ");
+    };
+    var oldNumber = Number(oldForm.getAttribute("data-number"));
+    var newNumber = Number(newForm.getAttribute("data-number"));
+    if (names(oldForm) !== names(newForm)) {
+      // Other sides in play now (a player is out): the fresh form, with what still fits.
+      pointsInputs(oldForm).forEach(function (input) {
+        var twin = newForm.querySelector("input[name='" + input.name + "']");
+        if (twin && !input.classList.contains("computed")) twin.value = input.value;
+      });
+      oldForm.replaceWith(newForm);
+      oldForm = newForm;
+    } else {
+      ["number", "entry_key"].forEach(function (name) {
+        oldForm.querySelector("input[name=" + name + "]").value = newForm.querySelector("input[name=" + name + "]").value;
+      });
+      ["data-number", "data-kept-recorded", "data-kept-undone"].forEach(function (name) {
+        oldForm.setAttribute(name, newForm.getAttribute(name));
+      });
+      var pairs = [["h2", "h2"], ["label[for]", "label[for]"], ["legend", "legend"], ["summary", "summary"]];
+      pairs.forEach(function (pair) {
+        var olds = oldForm.querySelectorAll(pair[0]), news = newForm.querySelectorAll(pair[1]);
+        for (var i = 0; i < olds.length && i < news.length; i++) {
+          if (olds[i].innerHTML !== news[i].innerHTML) olds[i].innerHTML = news[i].innerHTML;
+        }
+      });
+    }
+    if (newNumber !== oldNumber) {
+      var old = oldForm.querySelector(".kept");
+      if (old) old.remove();
+      var notice = document.createElement("p");
+      notice.className = "notice kept";
+      notice.setAttribute("role", "alert");
+      notice.textContent = oldForm.getAttribute(newNumber > oldNumber ? "data-kept-recorded" : "data-kept-undone");
+      var heading = oldForm.querySelector("h2");
+      heading.parentNode.insertBefore(notice, heading.nextSibling);
+    }
+  }
+
+  // A notice of the page's last load ("Deal 1 changed.") belongs to that moment, not to the
+  // deals after it.
+  function clearFlash() {
+    document.querySelectorAll("main > ul.flash").forEach(function (flash) { flash.remove(); });
+  }
+
+  // The deciding deal: the goat, the final score and the tally come into view.
+  function showTheEnd(root) {
+    var end = root.querySelector(".the-end");
+    if (!end) return;
+    end.scrollIntoView({ block: "start" });
+    end.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) clearTimeout(poll.timer); else schedule(0);
+  });
+
+  // The scores and the deal's points fields on one screen (large text makes the page long):
+  // scroll the page's header away when that is what it takes.
+  function keepInView() {
+    var board = document.getElementById("scoreboard");
+    var input = board && board.querySelector("form.deal-form input[data-points]");
+    if (!input) return;
+    var top = board.getBoundingClientRect().top, bottom = input.getBoundingClientRect().bottom;
+    if (bottom <= window.innerHeight && top >= 0) return;
+    if (bottom - top <= window.innerHeight) window.scrollBy(0, top);
+    else input.scrollIntoView({ block: "end" });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setUp(document);
+    keepInView();
+    setUpSharing(document);
+    setUpModeHints();
+    schedule();
+  });
   document.addEventListener("htmx:load", function (event) { setUp(event.target); });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "scoreboard") clearFlash();
+  });
   // After a swap, put the keyboard back into the first points field of a fresh deal form, or
   // onto what went wrong: the first invalid field, or the notice of a conflict. (Swapped-in
   // forms carry no autofocus attribute: htmx would apply it a moment later, when settling, and
@@ -160,7 +377,14 @@
     if (!event.detail.xhr) return;
     var status = event.detail.xhr.status;
     var target = null;
-    if (status === 200) target = root.querySelector("form.deal-form input[data-points]");
+    var sent = event.detail.requestConfig && event.detail.requestConfig.elt;
+    schedule(); // the board is new: ask again from now (a rematch's board asks nothing)
+    if (status === 200 && root.querySelector(".the-end") && sent && sent.matches("form.deal-form")) {
+      showTheEnd(root);
+      return;
+    }
+    if (status === 200 && sent && sent.matches("form[data-undo]")) target = root.querySelector("#undone");
+    else if (status === 200) target = root.querySelector("form.deal-form input[data-points]");
     else if (status === 422) {
       var trickError = root.querySelector("form.deal-form fieldset.tricks .error");
       target = root.querySelector("form.deal-form [aria-invalid=true]") ||
@@ -171,7 +395,8 @@
     if (!target) return;
     if (!target.matches("input")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
-    // What went wrong is shown in the middle of the screen, with its question and message.
-    if (status !== 200 && target.scrollIntoView) target.scrollIntoView({ block: "center" });
+    if (status === 200 && target.matches("input")) keepInView();
+    // What went wrong (or what an undo removed) is shown in the middle of the screen.
+    if ((status !== 200 || target.id === "undone") && target.scrollIntoView) target.scrollIntoView({ block: "center" });
   });
 })();

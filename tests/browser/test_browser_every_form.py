@@ -178,7 +178,7 @@ LEAGUE_OWNER_FORMS = {
 
 PAGES = [
     # The table.
-    page("home", lambda w: "/", scorekeeper=(), owner=()),
+    page("home", lambda w: "/", scorekeeper={"series_quick"}, owner={"series_quick"}),
     page("new game", lambda w: "/new/", anonymous={"series_new"}, owner={"series_new"}),
     page(
         "new league series",
@@ -189,7 +189,7 @@ PAGES = [
     page(
         "scoreboard",
         lambda w: w.quick.get_absolute_url(),
-        scorekeeper={"deal_record", "deal_undo", "link_revoke"},
+        scorekeeper={"deal_record", "deal_undo", "link_revoke", "series_players"},
         owner={"deal_record", "deal_undo"},
     ),
     page(
@@ -473,6 +473,8 @@ class Crawler:
         button = form.locator(SUBMITS).nth(submission.button)
         where += f" ({button.inner_text().strip() or button.get_attribute('value')!r})"
         self._last[account_name] = where
+        # A form folded away (renewing a link, changing names) is unfolded first, as people do.
+        form.evaluate("form => { const fold = form.closest('details'); if (fold) fold.open = 1; }")
         FILLERS.get(url_name, fill_generic)(form)
         expected = refused_on_purpose(account, url_name, resolve(path).kwargs)
 
@@ -508,6 +510,8 @@ EVERY_KIND = {
     "set_language",
     "logout",
     "series_new",
+    "series_quick",
+    "series_players",
     "deal_record",
     "deal_undo",
     "deal_edit",

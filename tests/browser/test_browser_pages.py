@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from scoring.leagues import services as leagues
 from scoring.models import Series
+from scoring.table import services as table
 from tests.browser.browsing import Tab, axe_violations, screenshot
 from tests.browser.data import a_league, finished, played
 from tests.conftest import make_user, record, start_series
@@ -226,6 +227,18 @@ def _not_found(tab: Tab) -> None:
         response = tab.page.goto(tab.url("/public/no-such-link/"))
         assert response is not None and response.status == 404
         expect(tab.page.get_by_role("heading", name="Page not found")).to_be_visible()
+
+
+@main_page("link-renewed")
+def _link_renewed(tab: Tab) -> None:
+    """A phone holding a game's old scoring link: what happened and how to get the new one."""
+    series = played(start_series())
+    join(tab, series)
+    table.series_link_renew(series=series, link="score")
+    with tab.expecting(410):
+        response = tab.page.goto(tab.url(series.get_absolute_url()))
+        assert response is not None and response.status == 410
+        expect(tab.page.get_by_role("heading", name="This link no longer works")).to_be_visible()
 
 
 @main_page("form-refused")

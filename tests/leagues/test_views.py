@@ -603,7 +603,7 @@ def test_after_the_move_the_quick_games_old_links_stop_working(league, owner):
     creator.force_login(owner)
     assert creator.post(f"/series/{quick.pk}/move/", {"league": league.pk}).status_code == 302
     for phone in (scorer_phone, watcher):
-        assert phone.get(f"/series/{quick.pk}/").status_code == 404
+        assert phone.get(f"/series/{quick.pk}/").status_code == 410  # told what happened
         live = phone.get(f"/series/{quick.pk}/live/", headers={"HX-Request": "true"})
         assert live.status_code == 286 and "This link no longer works" in html(live)
     for token in (old_score, old_watch):

@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 REPETITIONS = 30
 VIEW_REPETITIONS = 12
-CONFLICT_NOTICE = "This deal was just recorded from another device"
+CONFLICT_NOTICE = "was just recorded on another phone; your points are kept"
 
 
 def at_once(*calls: Callable[[], object]) -> list[object]:

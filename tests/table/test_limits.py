@@ -23,6 +23,7 @@ def no_earlier_starts():
     """Counts start from nothing: the cache is a table that tests on a live server commit to."""
     cache.clear()
 
+
 EGGS = rules.Deal((60, 60), (True, True))  # scores nothing under the classic rules
 FULL = f"This game has reached {MAX_DEALS} deals, the most one game can hold. Start a new game."
 NEW_GAME = {

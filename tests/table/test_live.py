@@ -28,9 +28,13 @@ def live_url(series, version=None) -> str:
     return f"/series/{series.pk}/live/?version={series.version if version is None else version}"
 
 
-def polled_version(html: str) -> int:
-    match = re.search(r'hx-get="/series/\d+/live/\?version=(\d+)" hx-trigger="every 3s"', html)
+def polled_version(html: str, every: int = 2) -> int:
+    """The version an open scoreboard asks the live view about, every ``every`` seconds."""
+    match = re.search(
+        r'data-version="(\d+)"\s+data-live="/series/\d+/live/" data-every="(\d+)"', html
+    )
     assert match, "the scoreboard does not poll"
+    assert int(match.group(2)) == every
     return int(match.group(1))
 
 
@@ -119,14 +123,14 @@ def test_a_watcher_of_a_finished_game_is_shown_the_rematch_and_may_watch_it(quic
     scorer = client_with_link(quick_series)
     watcher = client_with_link(quick_series, quick_series.watch_token)
     html = watcher.get(f"/series/{quick_series.pk}/").content.decode()
-    assert 'hx-trigger="every 10s"' in html  # still looking out for a rematch
+    assert polled_version(html, every=10)  # still looking out for a rematch
     assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 204
     before = live_url(quick_series)
     rematch_url = scorer.post(f"/series/{quick_series.pk}/rematch/").url
     board = watcher.get(before, headers=HTMX)  # the next poll brings the way to the rematch
     assert board.status_code == 200
     assert f'href="{rematch_url}"' in board.content.decode()
-    assert "hx-trigger" not in board.content.decode()  # nothing more to wait for
+    assert "data-live" not in board.content.decode()  # nothing more to wait for
     rematch = watcher.get(rematch_url)
     assert rematch.status_code == 200
     assert 'name="entry_key"' not in rematch.content.decode()  # watching, not scoring

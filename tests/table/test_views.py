@@ -35,7 +35,7 @@ from tests.table_fixtures import (
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-CONFLICT_NOTICE = "This deal was just recorded from another device"
+CONFLICT_NOTICE = "Deal 1 was just recorded on another phone; your points are kept"
 
 
 def html(response) -> str:
@@ -405,6 +405,7 @@ def test_a_second_form_for_the_same_deal_gets_409_and_the_fresh_score(quick_seri
     assert response.status_code == 409
     assert CONFLICT_NOTICE in html(response)
     assert "Deal 2: card points" in html(response)
+    assert 'value="20" data-points' in html(response)  # the points typed, kept to check
     assert db_snapshot() == before
 
 
@@ -415,7 +416,8 @@ def test_a_form_shown_before_an_undo_elsewhere_gets_409(quick_series):
     client.post(url(quick_series, "undo/"), undo_data(page))
     response = client.post(url(quick_series, "deals/"), deal_data(page, points_0="70"))
     assert response.status_code == 409
-    assert "A deal was undone from another device." in html(response)
+    assert "A deal was undone on another phone; your points are kept" in html(response)
+    assert 'value="70" data-points' in html(response)
     assert Deal.objects.count() == 0
 
 
@@ -447,13 +449,15 @@ def test_undo_removes_the_last_deal_and_says_so(quick_series):
     page = client.get(url(quick_series), headers=HTMX)
     response = client.post(url(quick_series, "undo/"), undo_data(page), headers=HTMX)
     assert response.status_code == 200
-    assert "Deal 2 undone." in html(response)
+    assert "Deal 2 undone: Anna &amp; Vera 100, Boris &amp; Gleb 20." in html(response)
     assert_stored_matches_replay(quick_series)
     assert quick_series.totals == [0, 2]
     assert undo_data(response)["number"] == "1"  # the fresh board's button undoes deal 1
     response = client.post(url(quick_series, "undo/"), undo_data(response))
     assert response.status_code == 302
-    assert "Deal 1 undone." in html(client.get(response["Location"]))
+    assert "Deal 1 undone: Anna &amp; Vera 80, Boris &amp; Gleb 40." in html(
+        client.get(response["Location"])
+    )
     assert Deal.objects.count() == 0
 
 
@@ -759,7 +763,7 @@ def test_a_watcher_sees_the_score_but_cannot_record_edit_undo_or_rematch(quick_s
     page = html(watcher.get(url(quick_series)))
     assert "Boris &amp; Gleb lost: +2." in page
     assert 'name="entry_key"' not in page and "/edit/" not in page and "Share this game" not in page
-    assert f'hx-get="/series/{quick_series.pk}/live/?version=' in page
+    assert f'data-live="/series/{quick_series.pk}/live/"' in page
     before = db_snapshot()
     for address, data in scoring_posts(quick_series):
         assert watcher.post(address, data).status_code == 403, address
@@ -793,7 +797,9 @@ def test_revoking_the_scoring_link_locks_out_whoever_holds_it(quick_series):
     creator, friend = creator_client(quick_series), client_with_link(quick_series)
     response = creator.post(url(quick_series, "links/"), {"link": "score"})
     assert response.status_code == 302
-    assert friend.get(url(quick_series)).status_code == 404
+    locked_out = friend.get(url(quick_series))
+    assert locked_out.status_code == 410  # told what happened, not "no such page"
+    assert "Whoever started this game renewed its link" in html(locked_out)
     assert friend.post(f"/join/{Series.objects.get().score_token}/").status_code == 302
     assert creator.get(url(quick_series)).status_code == 200
     assert 'name="entry_key"' in html(creator.get(url(quick_series)))
@@ -803,7 +809,7 @@ def test_revoking_the_watching_link_locks_out_the_watchers_only(quick_series):
     creator = creator_client(quick_series)
     watcher = client_with_link(quick_series, quick_series.watch_token)
     creator.post(url(quick_series, "links/"), {"link": "watch"})
-    assert watcher.get(url(quick_series)).status_code == 404
+    assert watcher.get(url(quick_series)).status_code == 410
     assert creator.get(url(quick_series)).status_code == 200
 
 
