@@ -6,8 +6,10 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 
 from scoring import rules
 from scoring.access import SESSION_CREATED, remember_link
@@ -15,6 +17,14 @@ from scoring.models import League, Membership, Role, Series
 from scoring.table import services
 
 PASSWORD = "correct-horse-battery-staple-42"
+
+
+@pytest.fixture(autouse=True)
+def site_language_after_each_test():
+    """A request leaves its language active in the thread (a 500 in Russian, say): the next
+    test must not start in it."""
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
