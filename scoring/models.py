@@ -22,7 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.modes import SHAPES, Mode
 from scoring.rules import DEAL_TOTAL, Ruleset
 
+#: The longest player name, and the longest league name (the columns' lengths).
 MAX_NAME = 40
+MAX_LEAGUE_NAME = 80
 
 
 def new_token() -> str:
@@ -43,7 +45,7 @@ class Role(models.TextChoices):
 class League(models.Model):
     """A club or a group of friends: members, players, series and shared standings."""
 
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=MAX_LEAGUE_NAME)
     rules = models.JSONField(_("default house rules"), default=classic_rules)
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     invite_role = models.CharField(max_length=10, choices=Role.choices, default=Role.SCORER)

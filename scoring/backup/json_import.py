@@ -39,7 +39,6 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.history.selectors import rules_label
 from scoring.models import (
     MAX_NAME,
     Deal,
@@ -53,6 +52,7 @@ from scoring.models import (
     new_token,
 )
 from scoring.modes import SHAPES, Mode
+from scoring.rulesets import rules_label
 from scoring.table.derived import SERIES_FIELDS, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
 from scoring.table.replays import MAX_SIDES, engine_deal, row_snapshot, row_values

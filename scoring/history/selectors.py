@@ -8,163 +8,26 @@ the same few queries whether the history holds a hundred series or a hundred tho
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
-from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
+from scoring.days import day_start, next_day_start
+from scoring.history.forms import FINISHED, PLAYING
 from scoring.models import League, Membership, Player, Seat, Series
-from scoring.modes import Mode
+from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings, rules_label
 from scoring.table import selectors
-from scoring.widgets import ListSelect
 
 PAGE_SIZE = 20
-FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
-MAX_ID = 2**63 - 1
-CUSTOM = "custom"
-FINISHED = "finished"
-PLAYING = "playing"
-
-#: House-rule families: a preset's settings with any target ("Classic, out at 24").
-RULE_FAMILIES = {
-    "classic": _("Classic"),
-    "eggs-double": _("Eggs double the next deal"),
-    "eggs-stacking": _("Eggs stack"),
-    "tie-penalty": _("Tie penalty"),
-}
-
-
-def rules_family(ruleset: rules.Ruleset) -> str | None:
-    """The preset whose settings these rules share (the target aside), or None for custom rules."""
-    for name, preset in rules.PRESETS.items():
-        if rules.Ruleset(**{**preset.to_dict(), "target": ruleset.target}) == ruleset:
-            return name
-    return None
-
-
-def rules_label(ruleset: rules.Ruleset) -> str:
-    """ "Classic, out at 12" or "Custom rules, out at 31", for lists and score sheets."""
-    family = rules_family(ruleset)
-    name = RULE_FAMILIES[family] if family else gettext("Custom rules")
-    return gettext("%(rules)s, out at %(target)s") % {"rules": name, "target": ruleset.target}
 
 
 def _family_q(name: str) -> Q:
-    settings = rules.PRESETS[name].to_dict()
-    settings.pop("target")
-    return Q(**{f"rules__{key}": value for key, value in settings.items()})
-
-
-class HistoryFilterForm(forms.Form):
-    """The history's filters, read from the query string; every field may be left empty."""
-
-    player = forms.TypedChoiceField(
-        label=_("Player"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=ListSelect,
-        error_messages={"invalid_choice": _("Pick a player from the list.")},
-    )
-    league = forms.TypedChoiceField(
-        label=_("League"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=ListSelect,
-        error_messages={"invalid_choice": _("Pick one of your leagues.")},
-    )
-    start = forms.DateField(
-        label=_("From"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": _("Enter a date such as 2025-03-31.")},
-    )
-    end = forms.DateField(
-        label=_("To"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": _("Enter a date such as 2025-03-31.")},
-    )
-    mode = forms.ChoiceField(
-        label=_("Game"),
-        required=False,
-        choices=[("", _("Any game")), *Mode.choices],
-        error_messages={"invalid_choice": _("Pick a game from the list.")},
-    )
-    rules = forms.ChoiceField(
-        label=_("House rules"),
-        required=False,
-        choices=[("", _("Any house rules")), *RULE_FAMILIES.items(), (CUSTOM, _("Custom rules"))],
-        error_messages={"invalid_choice": _("Pick house rules from the list.")},
-    )
-    status = forms.ChoiceField(
-        label=_("Finished?"),
-        required=False,
-        choices=[
-            ("", _("Finished or not")),
-            (FINISHED, _("Finished")),
-            (PLAYING, _("In progress")),
-        ],
-        error_messages={"invalid_choice": _("Pick finished or in progress.")},
-    )
-    before = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
-    after = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
-
-    FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
-
-    def __init__(
-        self,
-        data=None,
-        *,
-        players: Sequence[tuple[int, str]] = (),
-        leagues: Sequence[tuple[int, str]] = (),
-        **kwargs,
-    ) -> None:
-        super().__init__(data, **kwargs)
-        self.fields["player"].choices = [("", _("Anyone")), *players]
-        self.fields["league"].choices = [("", _("All my games")), *leagues]
-        if not leagues:
-            self.fields["league"].widget = forms.HiddenInput()
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        for name in ("start", "end"):
-            day = data.get(name)
-            if day and not FIRST_YEAR <= day.year <= LAST_YEAR:
-                self.add_error(name, gettext("Pick a date between the years 1900 and 9998."))
-                data.pop(name, None)
-        start, end = data.get("start"), data.get("end")
-        if start and end and start > end:
-            self.add_error("end", gettext("The end date comes before the start date."))
-        if data.get("before") and data.get("after"):
-            raise forms.ValidationError(gettext("This page link is broken; start from the top."))
-        return data
-
-    def filter_fields(self):
-        return [
-            self[name] for name in self.FILTERS if name != "league" or self.fields[name].choices[1:]
-        ]
-
-    @property
-    def is_filtered(self) -> bool:
-        return self.is_bound and any(self.data.get(name) for name in self.FILTERS)
-
-
-def _day_start(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
+    return Q(**{f"rules__{key}": value for key, value in family_settings(name).items()})
 
 
 def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[Series]:
@@ -174,9 +37,9 @@ def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[S
     if data.get("league"):
         series = series.filter(league_id=data["league"])
     if data.get("start"):
-        series = series.filter(created_at__gte=_day_start(data["start"]))
+        series = series.filter(created_at__gte=day_start(data["start"]))
     if data.get("end"):
-        series = series.filter(created_at__lt=_day_start(data["end"] + timedelta(days=1)))
+        series = series.filter(created_at__lt=next_day_start(data["end"]))
     if data.get("mode"):
         series = series.filter(mode=data["mode"])
     family = data.get("rules")

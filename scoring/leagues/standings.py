@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.formats import get_format
 
 from scoring import rules
+from scoring.days import day_start, next_day_start
 from scoring.leagues.ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
 from scoring.leagues.ratings import Rating
 from scoring.models import League, Player, Seat, Series, StandingsSnapshot
@@ -55,9 +56,9 @@ class StandingsFilter:
         """Finished series of ``league`` that pass the filter, for a query on ``prefix``."""
         conditions = {f"{prefix}league": league, f"{prefix}finished": True}
         if self.date_from:
-            conditions[f"{prefix}finished_at__gte"] = _day_start(self.date_from)
+            conditions[f"{prefix}finished_at__gte"] = day_start(self.date_from)
         if self.date_to:
-            conditions[f"{prefix}finished_at__lt"] = _day_start(self.date_to + timedelta(days=1))
+            conditions[f"{prefix}finished_at__lt"] = next_day_start(self.date_to)
         ruleset = ruleset_from_key(self.ruleset) if self.ruleset else None
         if self.ruleset and ruleset is None:
             conditions[f"{prefix}pk__in"] = []
@@ -68,9 +69,9 @@ class StandingsFilter:
 
     def accepts(self, finished_at: datetime, ruleset_data) -> bool:
         """Whether a series that finished at ``finished_at`` counts: ``series_q`` in Python."""
-        if self.date_from and finished_at < _day_start(self.date_from):
+        if self.date_from and finished_at < day_start(self.date_from):
             return False
-        if self.date_to and finished_at >= _day_start(self.date_to + timedelta(days=1)):
+        if self.date_to and finished_at >= next_day_start(self.date_to):
             return False
         if not self.ruleset:
             return True
@@ -85,10 +86,6 @@ class StandingsFilter:
 def one_decimal(value: float) -> str:
     """``value`` with one decimal, in the current language (``floatformat:1``, cheaper)."""
     return f"{value:.1f}".replace(".", get_format("DECIMAL_SEPARATOR"))
-
-
-def _day_start(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
 
 
 def filtered_series(league: League, flt: StandingsFilter) -> QuerySet[Series]:

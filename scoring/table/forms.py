@@ -11,29 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring import rules
 from scoring.models import MAX_NAME
 from scoring.modes import SHAPES, Mode
+from scoring.rulesets import HouseRulesForm
 
-CUSTOM = "custom"
-PRESET_LABELS = {
-    "classic": _("Classic (to 12, eggs score nothing)"),
-    "eggs-double": _("Eggs double the next deal"),
-    "eggs-stacking": _("Eggs stack: ×2, ×3, …"),
-    "tie-penalty": _("Tie penalty: eggs give both sides 2"),
-    CUSTOM: _("Custom house rules"),
-}
-NAKED_LABELS = {
-    "tricks": _("6 only for a side without a trick"),
-    "points": _("6 for 0 card points, tricks or not"),
-}
-EGGS_LABELS = {
-    "none": _("60:60 scores nothing"),
-    "both-two": _("60:60: both sides score 2"),
-    "double-next": _("60:60: the next deal counts double"),
-    "stacking": _("60:60: multipliers stack (×2, ×3, …)"),
-}
-ENDING_LABELS = {
-    "last-standing": _("Play on until one player is left"),
-    "first-out": _("Stop when the first player is out"),
-}
 #: The card counter's ranks as players name them (Russian: Т, К, Д, В).
 RANK_LABELS = {
     "A": pgettext_lazy("card rank", "A"),
@@ -51,21 +30,15 @@ STALE = _("This form is out of date: reload the page and enter the deal again.")
 MAX_SIDES = 3
 
 
-def rules_note(ruleset: rules.Ruleset, *, sides: int) -> str:
-    """The house rules a scoreboard reminds of below it, in words: eggs, naked, the end."""
-    parts = [EGGS_LABELS[ruleset.eggs], NAKED_LABELS[ruleset.naked]]
-    if sides == 3:
-        parts.append(ENDING_LABELS[ruleset.ending])
-    return " · ".join(str(part) for part in parts)
-
-
 def engine_message(error: rules.InvalidDeal) -> str:
     """The engine's message in the current language."""
     return error.render(gettext)
 
 
-class SeriesForm(forms.Form):
+class SeriesForm(HouseRulesForm):
     """A new game: mode, players in clockwise seat order, first dealer, house rules."""
+
+    field_order = ["mode", "player_0", "player_1", "player_2", "player_3", "first_dealer"]
 
     mode = forms.ChoiceField(
         label=_("Game"), choices=Mode.choices, initial=Mode.TEAMS, widget=forms.RadioSelect
@@ -81,45 +54,6 @@ class SeriesForm(forms.Form):
         initial=0,
         widget=forms.RadioSelect,
     )
-    preset = forms.ChoiceField(
-        label=_("House rules"),
-        choices=list(PRESET_LABELS.items()),
-        initial="classic",
-        widget=forms.RadioSelect,
-    )
-    # The custom house rules: read only when "Custom" is picked, then a missing one is classic.
-    target = forms.IntegerField(
-        label=_("Out at (defeat points)"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_TARGET,
-        initial=12,
-        required=False,
-    )
-    save_line = forms.IntegerField(
-        label=_("Save line, two sides"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_SAVE_LINE,
-        initial=31,
-        required=False,
-    )
-    save_line_three = forms.IntegerField(
-        label=_("Save line, three players"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_SAVE_LINE,
-        initial=21,
-        required=False,
-    )
-    naked = forms.ChoiceField(
-        label=_("Naked (6 points)"), choices=list(NAKED_LABELS.items()), required=False
-    )
-    eggs = forms.ChoiceField(
-        label=_("Eggs (60:60)"), choices=list(EGGS_LABELS.items()), required=False
-    )
-    ending = forms.ChoiceField(
-        label=_("Three players: the end"), choices=list(ENDING_LABELS.items()), required=False
-    )
-
-    RULE_FIELDS = ("target", "save_line", "save_line_three", "naked", "eggs", "ending")
 
     def seat_fields(self) -> list[dict]:
         """Each seat's name field with its label in every mode (the page shows the right one)."""
@@ -132,9 +66,6 @@ class SeriesForm(forms.Form):
             }
             seats.append({"field": self[f"player_{position}"], "labels": labels})
         return seats
-
-    def rule_fields(self):
-        return [self[name] for name in self.RULE_FIELDS]
 
     def clean(self):
         data = super().clean()
@@ -155,21 +86,6 @@ class SeriesForm(forms.Form):
         dealer = data.get("first_dealer")
         if dealer is not None and dealer >= shape.seats:
             self.add_error("first_dealer", gettext("Pick one of the players at the table."))
-        preset = data.get("preset")
-        if preset in rules.PRESETS:
-            data["ruleset"] = rules.PRESETS[preset]
-            for name in self.RULE_FIELDS:  # not used: a typo there must not stop the game
-                self.errors.pop(name, None)
-        elif preset == CUSTOM and not any(name in self.errors for name in self.RULE_FIELDS):
-            defaults = rules.Ruleset()
-            values = {
-                name: getattr(defaults, name) if data.get(name) in (None, "") else data[name]
-                for name in self.RULE_FIELDS
-            }
-            try:
-                data["ruleset"] = rules.Ruleset(**values)
-            except rules.InvalidRuleset:
-                self.add_error("preset", gettext("Check the custom house rules."))
         return data
 
 
@@ -177,8 +93,11 @@ def series_initial(
     *, mode: str, names: Sequence[str], first_dealer: int, ruleset: rules.Ruleset
 ) -> dict:
     """A new-game form filled in: these players in seat order, this dealer, these rules."""
-    initial: dict = {"mode": mode, "first_dealer": first_dealer, **ruleset.to_dict()}
-    initial["preset"] = ruleset.preset_name or CUSTOM
+    initial: dict = {
+        "mode": mode,
+        "first_dealer": first_dealer,
+        **HouseRulesForm.rules_initial(ruleset),
+    }
     for position, name in enumerate(names):
         initial[f"player_{position}"] = name
     return initial

@@ -17,12 +17,12 @@ from django.views.decorators.http import require_GET
 
 from scoring.access import league_for
 from scoring.backup.json_import import export_json, history_csv, series_csv
-from scoring.history import records
-from scoring.history import selectors as history
+from scoring.history import records, selectors
 from scoring.history.charts import results_chart
+from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
 from scoring.models import Deal, DealEvent, Player, Series
-from scoring.table import selectors
+from scoring.table.selectors import series_for_request, visible_series
 
 UNPROCESSABLE = 422
 RECENT = 10
@@ -31,12 +31,12 @@ BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic name
 
 def _filters(
     request: HttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
-) -> history.HistoryFilterForm:
+) -> HistoryFilterForm:
     league = request.GET.get("league", "")
     if league.isdigit() and int(league) not in {pk for pk, _name in leagues}:
         league_for(request, int(league))  # 404 for a league the user is not in
-    return history.HistoryFilterForm(
-        request.GET or None, players=history.player_choices(players), leagues=leagues
+    return HistoryFilterForm(
+        request.GET or None, players=selectors.player_choices(players), leagues=leagues
     )
 
 
@@ -57,12 +57,12 @@ def history_response(
     else:
         data = form.cleaned_data if form.is_bound else {}
         try:
-            page = history.history_page(
-                history.history_filter(base, data),
+            page = selectors.history_page(
+                selectors.history_filter(base, data),
                 before=data.get("before"),
                 after=data.get("after"),
             )
-        except history.StaleCursor:
+        except selectors.StaleCursor:
             form.add_error(None, _("That page of the history is gone; start from the newest."))
             status = UNPROCESSABLE
     template = "scoring/history/list.html"
@@ -75,9 +75,9 @@ def history_response(
 def history_list(request: HttpRequest) -> HttpResponse:
     return history_response(
         request,
-        base=selectors.visible_series(request),
-        players=history.visible_players(request),
-        leagues=history.member_leagues(request),
+        base=visible_series(request),
+        players=selectors.visible_players(request),
+        leagues=selectors.member_leagues(request),
     )
 
 
@@ -85,15 +85,15 @@ def _export_filtered(request: HttpRequest) -> QuerySet[Series] | HttpResponse:
     """The visible series narrowed by the history's filters, or the page with its errors."""
     form = _filters(
         request,
-        players=history.visible_players(request),
-        leagues=history.member_leagues(request),
+        players=selectors.visible_players(request),
+        leagues=selectors.member_leagues(request),
     )
     if form.is_bound and not form.is_valid():
         return render(
             request, "scoring/history/list.html", {"form": form, "page": None}, status=UNPROCESSABLE
         )
     data = form.cleaned_data if form.is_bound else {}
-    return history.history_filter(selectors.visible_series(request), data)
+    return selectors.history_filter(visible_series(request), data)
 
 
 def _download(pieces: Iterable[str], content_type: str, filename: str) -> StreamingHttpResponse:
@@ -139,13 +139,13 @@ def sheet_response(request: HttpRequest, series: Series, **context) -> HttpRespo
 
 @require_GET
 def series_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    access = selectors.series_for_request(request, pk)
+    access = series_for_request(request, pk)
     return sheet_response(request, access.series, access=access)
 
 
 @require_GET
 def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    series = selectors.series_for_request(request, pk).series
+    series = series_for_request(request, pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     pieces = _with_bom(series_csv(series, rows))
     return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
@@ -153,7 +153,7 @@ def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def series_export_json(request: HttpRequest, pk: int) -> HttpResponse:
-    series = selectors.series_for_request(request, pk).series
+    series = series_for_request(request, pk).series
     pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
 
@@ -167,11 +167,11 @@ def _chart_labels() -> dict[str, str]:
 
 
 def player_response(
-    request: HttpRequest, player: Player, *, scope: history.PlayerScope, **context
+    request: HttpRequest, player: Player, *, scope: selectors.PlayerScope, **context
 ) -> HttpResponse:
     """A player's record over the series the request may see of them."""
     record = records.player_record(player, None if scope.whole_league else scope.series)
-    recent = history.history_page(scope.series.filter(seats__player=player), size=RECENT)
+    recent = selectors.history_page(scope.series.filter(seats__player=player), size=RECENT)
     chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
     return render(
         request,
@@ -183,7 +183,7 @@ def player_response(
 @require_GET
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    scope = history.player_scope(request, player)
+    scope = selectors.player_scope(request, player)
     if scope is None:
         raise Http404("No such player.")
     return player_response(request, player, scope=scope)

@@ -21,9 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import SESSION_LINKS, league_for, series_access
-from scoring.leagues import selectors as league_selectors
-from scoring.leagues import services as leagues
-from scoring.leagues import standings
+from scoring.leagues import selectors, services, standings
 from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
@@ -64,7 +62,7 @@ def _safe_next(request: HttpRequest) -> str | None:
 @login_required
 @require_GET
 def league_list(request: HttpRequest) -> HttpResponse:
-    memberships = league_selectors.user_memberships(request.user)
+    memberships = selectors.user_memberships(request.user)
     return render(request, "scoring/leagues/list.html", {"memberships": memberships})
 
 
@@ -75,7 +73,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = LeagueForm(request.POST)
         if form.is_valid():
-            league = leagues.league_create(
+            league = services.league_create(
                 name=form.cleaned_data["name"],
                 user=request.user,
                 ruleset=form.cleaned_data["ruleset"],
@@ -96,7 +94,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    page = league_selectors.series_page(league, request.GET.get("page"))
+    page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, **_roles(role)}
     template = "scoring/leagues/detail.html"
     if request.htmx:
@@ -136,7 +134,7 @@ def league_standings(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    players = league_selectors.league_players(league)
+    players = selectors.league_players(league)
     data = request.GET if "first" in request.GET else None
     form = HeadToHeadForm(data, players=players)
     filter_form = StandingsFilterForm(
@@ -177,7 +175,7 @@ def _members_page(
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    memberships = league_selectors.league_memberships(league)
+    memberships = selectors.league_memberships(league)
     others = [m for m in memberships if m.user_id != request.user.pk]
     context = {
         "league": league,
@@ -207,7 +205,7 @@ def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpRe
         error = _("Choose owner, scorer or viewer.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.membership_set_role(
+        services.membership_set_role(
             league=league, membership_id=membership_pk, role=form.cleaned_data["role"]
         )
     except LeagueError as error:
@@ -221,7 +219,7 @@ def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpRe
 def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     try:
-        user_id = leagues.membership_remove(league=league, membership_id=membership_pk)
+        user_id = services.membership_remove(league=league, membership_id=membership_pk)
     except LeagueError as error:
         return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
     if user_id == request.user.pk:
@@ -235,15 +233,13 @@ def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> Http
 @require_POST
 def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
-    others = [
-        m for m in league_selectors.league_memberships(league) if m.user_id != request.user.pk
-    ]
+    others = [m for m in selectors.league_memberships(league) if m.user_id != request.user.pk]
     form = MemberForm(request.POST, memberships=others)
     if not form.is_valid():
         error = _("Choose the member who takes over.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.ownership_transfer(
+        services.ownership_transfer(
             league=league, user=request.user, membership_id=form.cleaned_data["membership"]
         )
     except LeagueError as error:
@@ -257,7 +253,7 @@ def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
 def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     try:
-        leagues.league_leave(league=league, user=request.user)
+        services.league_leave(league=league, user=request.user)
     except LeagueError as error:
         return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
     messages.success(request, _("You left %(league)s.") % {"league": league.name})
@@ -272,7 +268,7 @@ def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         error = _("Choose whether the link makes scorers or viewers.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
-    leagues.invite_renew(league=league, role=form.cleaned_data["role"])
+    services.invite_renew(league=league, role=form.cleaned_data["role"])
     messages.success(request, _("A new invite link is ready; the old one no longer works."))
     return redirect("league_members", league.pk)
 
@@ -281,7 +277,7 @@ def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
-    leagues.invite_revoke(league=league)
+    services.invite_revoke(league=league)
     messages.success(request, _("The invite link no longer works."))
     return redirect("league_members", league.pk)
 
@@ -294,7 +290,7 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            leagues.league_join(token=token, user=request.user)
+            services.league_join(token=token, user=request.user)
         except LeagueError as error:
             messages.error(request, str(error))
             return redirect("league_list")
@@ -321,8 +317,8 @@ def league_players(request: HttpRequest, pk: int) -> HttpResponse:
 def _players_page(
     request: HttpRequest, league: League, role: str, *, error: str = "", status: int = 200
 ) -> HttpResponse:
-    players = league_selectors.league_players(league)
-    memberships = league_selectors.league_memberships(league) if role == Role.OWNER else []
+    players = selectors.league_players(league)
+    memberships = selectors.league_memberships(league) if role == Role.OWNER else []
     context = {
         "league": league,
         "players": players,
@@ -337,12 +333,12 @@ def _players_page(
 @require_POST
 def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
-    form = PlayerLinkForm(request.POST, memberships=league_selectors.league_memberships(league))
+    form = PlayerLinkForm(request.POST, memberships=selectors.league_memberships(league))
     if not form.is_valid():
         error = _("Choose a member of the league, or nobody.")
         return _players_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.player_link_user(
+        services.player_link_user(
             league=league, player_id=player_pk, user_id=form.cleaned_data["user"]
         )
     except LeagueError as error:
@@ -362,7 +358,7 @@ def league_settings(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = LeagueForm(request.POST)
         if form.is_valid():
-            leagues.league_update_rules(
+            services.league_update_rules(
                 league=league, ruleset=form.cleaned_data["ruleset"], name=form.cleaned_data["name"]
             )
             messages.success(request, _("Saved. New series start with these house rules."))
@@ -385,7 +381,7 @@ def _league_rules(league: League) -> rules.Ruleset:
 @require_POST
 def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
-    leagues.share_renew(league=league)
+    services.share_renew(league=league)
     messages.success(request, _("The standings have a new public link; the old one is off."))
     return redirect(reverse("league_settings", args=[league.pk]) + "#share")
 
@@ -394,7 +390,7 @@ def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
-    leagues.share_revoke(league=league)
+    services.share_revoke(league=league)
     messages.success(request, _("The standings are no longer public."))
     return redirect(reverse("league_settings", args=[league.pk]) + "#share")
 
@@ -412,7 +408,7 @@ def public_standings(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def public_history(request: HttpRequest, token: str) -> HttpResponse:
     league = get_object_or_404(League, share_token=token)
-    page = league_selectors.series_page(league, request.GET.get("page"))
+    page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, "token": token, "public": True}
     template = "scoring/leagues/public_history.html"
     if request.htmx:
@@ -431,7 +427,7 @@ def series_move(request: HttpRequest, pk: int) -> HttpResponse:
     access = series_access(request, series)
     if series.league_id is None and not access.can_manage:
         raise PermissionDenied(_("Only whoever holds the scoring link can move this game."))
-    choices = league_selectors.scoring_leagues(request.user)
+    choices = selectors.scoring_leagues(request.user)
     form = MoveForm(request.POST or None, leagues=choices)
     status = 200
     error = ""
@@ -443,7 +439,7 @@ def series_move(request: HttpRequest, pk: int) -> HttpResponse:
             league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
             token = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
             try:
-                leagues.series_move_to_league(
+                services.series_move_to_league(
                     series=series, league=league, user=request.user, score_token=token
                 )
             except LeagueError as refused:

@@ -29,6 +29,7 @@ from scoring.access import (
 )
 from scoring.models import Deal, League, Role, Series
 from scoring.modes import SHAPES
+from scoring.rulesets import rules_note
 from scoring.table import selectors, services
 from scoring.table.forms import (
     MAX_DEALS,
@@ -36,7 +37,6 @@ from scoring.table.forms import (
     SeriesForm,
     UndoForm,
     engine_message,
-    rules_note,
     series_initial,
 )
 from scoring.table.scoreboard import Scoreboard, build, goat_title

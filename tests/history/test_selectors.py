@@ -12,15 +12,13 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.access import remember_link
+from scoring.history.forms import HistoryFilterForm
 from scoring.history.selectors import (
-    HistoryFilterForm,
     StaleCursor,
     history_filter,
     history_page,
     history_row,
     player_scope,
-    rules_family,
-    rules_label,
     visible_players,
 )
 from scoring.models import Player, Series
@@ -54,14 +52,6 @@ def dated(series: Series, when) -> Series:
     Series.objects.filter(pk=series.pk).update(created_at=when)
     series.refresh_from_db()
     return series
-
-
-def test_rules_family_ignores_the_target_and_knows_every_preset():
-    assert rules_family(rules.Ruleset(target=48)) == "classic"
-    assert rules_family(rules.PRESETS["eggs-stacking"]) == "eggs-stacking"
-    assert rules_family(rules.Ruleset(save_line=21)) is None
-    assert rules_label(rules.Ruleset(target=24)) == "Classic, out at 24"
-    assert rules_label(rules.Ruleset(save_line=21)) == "Custom rules, out at 12"
 
 
 def test_the_history_lists_the_newest_series_first_in_pages_without_overlap():

@@ -15,7 +15,6 @@ from scoring.leagues import standings
 from scoring.leagues.services import league_create, series_move_to_league
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import League, Player, Series, StandingsSnapshot
-from scoring.rulesets import ruleset_from_key, ruleset_key
 from scoring.table import services
 from tests.conftest import record, start_series
 from tests.league_fixtures import fast_passwords, finished, play_out
@@ -157,24 +156,6 @@ def test_few_snapshots_are_kept_per_league(league, played):
 def test_an_empty_league_has_empty_standings(league):
     table = league_standings(league, ALL)
     assert (table.series, table.players, table.pairs) == (0, [], [])
-
-
-@pytest.mark.parametrize("name", sorted(rules.PRESETS))
-def test_a_preset_is_named_by_its_key(name):
-    assert ruleset_key(rules.PRESETS[name]) == name
-    assert ruleset_from_key(name) == rules.PRESETS[name]
-
-
-def test_custom_rules_survive_the_round_trip_through_their_key():
-    custom = rules.Ruleset(
-        target=21, save_line=21, naked="points", eggs="stacking", ending="first-out"
-    )
-    assert ruleset_from_key(ruleset_key(custom)) == custom
-
-
-@pytest.mark.parametrize("key", ["custom-", "custom-a-b-c-d", "custom-12-31-21-tricks-odd-x", "x"])
-def test_a_garbled_ruleset_key_means_no_ruleset(key):
-    assert ruleset_from_key(key) is None
 
 
 def test_naked_counts_what_the_house_rules_charge_as_naked(league):

@@ -225,21 +225,3 @@ def test_undo_takes_a_whole_deal_number_in_range():
     assert UndoForm({"number": "3"}).is_valid()
     for bad in ["", "0", "²", "9" * 5000, "10001"]:
         assert not UndoForm({"number": bad}).is_valid()
-
-
-def test_a_ruleset_is_worded_in_the_language_of_each_request():
-    from django.utils import translation
-
-    from scoring.leagues.forms import ruleset_label
-
-    custom = rules.Ruleset(target=21)
-    key = "custom-21"  # any key that is not a preset's
-    with translation.override("en"):
-        english = ruleset_label(key, custom)
-    with translation.override("ru"):
-        russian = ruleset_label(key, custom)
-    with translation.override("en"):
-        again = ruleset_label(key, custom)
-    assert english.startswith("Custom: out at 21")
-    assert russian != english and "21" in russian
-    assert again == english
