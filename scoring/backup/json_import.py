@@ -55,7 +55,7 @@ from scoring.modes import SHAPES, Mode
 from scoring.rulesets import rules_label
 from scoring.table.derived import SERIES_FIELDS, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
-from scoring.table.replays import MAX_SIDES, engine_deal, row_snapshot, row_values
+from scoring.table.replays import engine_deal, row_snapshot, row_values
 from scoring.table.scoreboard import build
 
 FORMAT = "kozel-scores"
@@ -280,8 +280,8 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
             _("League"),
             _("Game"),
             _("House rules"),
-            *(_("Side %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
-            *(_("Total %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
+            *(_("Side %(n)s") % {"n": n} for n in range(1, rules.MAX_SIDES + 1)),
+            *(_("Total %(n)s") % {"n": n} for n in range(1, rules.MAX_SIDES + 1)),
             _("Deals"),
             _("Eggs"),
             _("Finished"),
@@ -293,9 +293,9 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
                 seats = list(item.seats.all())
                 names = [
                     " & ".join(seat.player.name for seat in seats if seat.side == side)
-                    for side in range(MAX_SIDES)
+                    for side in range(rules.MAX_SIDES)
                 ]
-                totals = [*item.totals, "", "", ""][:MAX_SIDES]
+                totals = [*item.totals, "", "", ""][: rules.MAX_SIDES]
                 try:
                     label = rules_label(item.ruleset)
                 except rules.InvalidRuleset:
@@ -414,7 +414,7 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
         and set(value) == {"points", "tricks"}
         and isinstance(value["points"], list)
         and isinstance(value["tricks"], list)
-        and len(value["points"]) == len(value["tricks"]) == MAX_SIDES
+        and len(value["points"]) == len(value["tricks"]) == rules.MAX_SIDES
         and all(
             p is None or (type(p) is int and 0 <= p <= rules.DEAL_TOTAL) for p in value["points"]
         )
@@ -583,8 +583,8 @@ class _Importer:
                 created_at=deal_check.when("created_at"),
                 updated_at=deal_check.when("updated_at"),
                 entry_key=entry_key,
-                **{f"points_{side}": snapshot["points"][side] for side in range(MAX_SIDES)},
-                **{f"tricks_{side}": snapshot["tricks"][side] for side in range(MAX_SIDES)},
+                **{f"points_{side}": snapshot["points"][side] for side in range(rules.MAX_SIDES)},
+                **{f"tricks_{side}": snapshot["tricks"][side] for side in range(rules.MAX_SIDES)},
             )
             in_play = running.in_play
             try:

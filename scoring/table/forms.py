@@ -26,8 +26,6 @@ YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
 MAX_DEALS = 10_000
 #: The error of a deal form whose hidden fields were tampered with or lost.
 STALE = _("This form is out of date: reload the page and enter the deal again.")
-#: Sides a deal row has columns for.
-MAX_SIDES = 3
 
 
 def engine_message(error: rules.InvalidDeal) -> str:
@@ -189,7 +187,7 @@ class DealForm(forms.Form):
         names = [f"points_{side}" for side, _label in self.sides]
         extra = [
             side
-            for side in range(MAX_SIDES)
+            for side in range(rules.MAX_SIDES)
             if f"points_{side}" not in names
             and str(self.data.get(self.add_prefix(f"points_{side}"), "")).strip()
         ]

@@ -16,8 +16,6 @@ from django.utils.translation import gettext_noop
 from scoring import rules
 from scoring.models import Deal, Series
 
-MAX_SIDES = 3
-
 #: A row entered for other players than those now in play, with as many of them (three players).
 OTHER_SIDES = gettext_noop(
     "This deal was entered for other players than the ones now in play; undo it first."
@@ -26,7 +24,7 @@ OTHER_SIDES = gettext_noop(
 
 def entered_sides(row: Deal) -> tuple[int, ...]:
     """The original sides a stored deal has card points for."""
-    return tuple(side for side in range(MAX_SIDES) if row.points[side] is not None)
+    return tuple(side for side in range(rules.MAX_SIDES) if row.points[side] is not None)
 
 
 def engine_deal(row: Deal, sides: Sequence[int]) -> rules.Deal:
@@ -68,7 +66,7 @@ def row_values(deal: rules.Deal, in_play: Sequence[int]) -> dict[str, int | bool
     if len(deal.points) != len(in_play):
         raise ValueError(f"a deal for {len(in_play)} sides has {len(deal.points)} values")
     values: dict[str, int | bool | None] = {}
-    for side in range(MAX_SIDES):
+    for side in range(rules.MAX_SIDES):
         if side in in_play:
             index = in_play.index(side)
             values[f"points_{side}"] = deal.points[index]

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.leagues import selectors as league_selectors
 from scoring.leagues.forms import SignupForm
+from scoring.views import UNPROCESSABLE
 
-UNPROCESSABLE = 422
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 

@@ -23,8 +23,8 @@ from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
 from scoring.models import Deal, DealEvent, Player, Series
 from scoring.table.selectors import series_for_request, visible_series
+from scoring.views import UNPROCESSABLE
 
-UNPROCESSABLE = 422
 RECENT = 10
 BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic names)
 

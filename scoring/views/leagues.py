@@ -34,8 +34,7 @@ from scoring.leagues.forms import (
 )
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Role, Series
-
-UNPROCESSABLE = 422
+from scoring.views import UNPROCESSABLE
 
 
 def _roles(role: str) -> dict:

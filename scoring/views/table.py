@@ -40,9 +40,8 @@ from scoring.table.forms import (
     series_initial,
 )
 from scoring.table.scoreboard import Scoreboard, build, goat_title
+from scoring.views import CONFLICT, UNPROCESSABLE
 
-UNPROCESSABLE = 422
-CONFLICT = 409
 STOP_POLLING = 286  # htmx stops polling on this status
 
 
