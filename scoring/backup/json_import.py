@@ -1,15 +1,4 @@
-"""Export and import: CSV for spreadsheets, and JSON that an import restores exactly.
-
-The JSON document (``"format": "kozel-scores"``, ``"version": 1``) holds leagues, players,
-series with their seats, deals and audit events, and the usernames they mention, with ids and
-timestamps as stored. It is written one series per line, in id order, keys sorted, so the same
-data always gives the same bytes and a diff of two backups reads well.
-
-Secrets (a series' score and watch tokens, a league's invite and share tokens, and who belongs
-to a league) go into the document only when ``secrets=True``: the management command writes them
-so that a restored backup keeps every shared link working; the web export never does, since a
-watcher must not learn the scoring link from a download. Importing a document without them
-gives the series new links.
+"""The JSON import: restore a document the JSON export wrote (``json_export``).
 
 ``history_import`` restores a document into a database that does not hold any of its leagues,
 players or series yet (a fresh database, or after removing them): it keeps their ids, so links
@@ -23,23 +12,21 @@ as them until an administrator sets one), so the audit trail still says who reco
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import uuid
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import rules
+from scoring.backup.json_export import FORMAT, SEAT_DERIVED, VERSION
 from scoring.models import (
+    MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,
     DealEvent,
@@ -51,275 +38,17 @@ from scoring.models import (
     Series,
     new_token,
 )
-from scoring.modes import SHAPES, Mode
-from scoring.rulesets import rules_label
-from scoring.table.derived import SERIES_FIELDS, derived_values, kept_timestamps
+from scoring.modes import SHAPES
+from scoring.table.derived import derived_values, kept_timestamps
 from scoring.table.forms import engine_message
-from scoring.table.replays import engine_deal, row_snapshot, row_values
-from scoring.table.scoreboard import build
+from scoring.table.replays import engine_deal, row_values
 
-FORMAT = "kozel-scores"
-VERSION = 1
-BATCH = 200  # series per round of queries when exporting
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
 MAX_ID = 2**63 - 1  # primary keys are 64-bit
-DERIVED = SERIES_FIELDS
-#: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
-SEAT_DERIVED = ("total", "is_goat", "is_winner")
 
 
 class ImportRefused(Exception):
     """The document cannot be imported; the message says why, and nothing was changed."""
-
-
-# --- JSON export -------------------------------------------------------------------------------
-
-
-def _when(value: datetime | None) -> str | None:
-    return None if value is None else value.astimezone(UTC).isoformat()
-
-
-def _name(user) -> str | None:
-    return None if user is None else user.get_username()
-
-
-def _line(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _batches(series: QuerySet[Series]) -> Iterator[list[Series]]:
-    """The series in id order with seats, deals and events loaded, a batch at a time."""
-    ids = list(series.order_by("pk").values_list("pk", flat=True).distinct())
-    for start in range(0, len(ids), BATCH):
-        batch = (
-            Series.objects.filter(pk__in=ids[start : start + BATCH])
-            .select_related("created_by", "league")
-            .prefetch_related(
-                Prefetch(
-                    "seats", queryset=Seat.objects.select_related("player").order_by("position")
-                ),
-                Prefetch(
-                    "deals", queryset=Deal.objects.select_related("recorded_by").order_by("number")
-                ),
-                Prefetch(
-                    "events",
-                    queryset=DealEvent.objects.select_related("actor").order_by("created_at", "pk"),
-                ),
-            )
-            .order_by("pk")
-        )
-        yield list(batch)
-
-
-def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
-    """One series as plain data, its seats, deals and events prefetched."""
-    data: dict[str, Any] = {
-        "id": series.pk,
-        "league": series.league_id,
-        "mode": series.mode,
-        "rules": series.rules,
-        "first_dealer": series.first_dealer,
-        "created_at": _when(series.created_at),
-        "updated_at": _when(series.updated_at),
-        "finished_at": _when(series.finished_at),
-        "created_by": _name(series.created_by),
-        "rematch_of": series.rematch_of_id,
-        "version": series.version,
-        "derived": {name: getattr(series, name) for name in DERIVED},
-        "seats": [
-            {
-                "position": seat.position,
-                "player": seat.player_id,
-                "side": seat.side,
-                **{name: getattr(seat, name) for name in SEAT_DERIVED},
-            }
-            for seat in series.seats.all()
-        ],
-        "deals": [
-            {
-                "number": deal.number,
-                **row_snapshot(deal),
-                "created_at": _when(deal.created_at),
-                "updated_at": _when(deal.updated_at),
-                "recorded_by": _name(deal.recorded_by),
-                "entry_key": None if deal.entry_key is None else str(deal.entry_key),
-            }
-            for deal in series.deals.all()
-        ],
-        "events": [
-            {
-                "number": event.number,
-                "action": event.action,
-                "before": event.before,
-                "after": event.after,
-                "actor": _name(event.actor),
-                "via": event.via,
-                "created_at": _when(event.created_at),
-            }
-            for event in series.events.all()
-        ],
-    }
-    if secrets:
-        data["score_token"] = series.score_token
-        data["watch_token"] = series.watch_token
-    return data
-
-
-def _usernames(data: dict[str, Any]) -> set[str]:
-    names = {data["created_by"]}
-    names.update(deal["recorded_by"] for deal in data["deals"])
-    names.update(event["actor"] for event in data["events"])
-    names.discard(None)
-    return names
-
-
-def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[str]:
-    """The JSON document of ``series``, in pieces to stream: one series per line."""
-    ids = series.values("pk")
-    player_ids = Seat.objects.filter(series__in=ids).values("player_id")
-    players = Player.objects.filter(pk__in=player_ids).select_related("user")
-    leagues = League.objects.filter(
-        Q(pk__in=Series.objects.filter(pk__in=ids).values("league_id"))
-        | Q(pk__in=Player.objects.filter(pk__in=player_ids).values("league_id"))
-    ).order_by("pk")
-    users: set[str] = set()
-    yield f'{{"format":"{FORMAT}","version":{VERSION},"secrets":{_line(secrets)},\n"leagues":['
-    members = Membership.objects.select_related("user").order_by("user__username", "pk")
-    if secrets:
-        leagues = leagues.prefetch_related(Prefetch("memberships", queryset=members))
-    for index, league in enumerate(leagues):
-        data = {
-            "id": league.pk,
-            "name": league.name,
-            "rules": league.rules,
-            "created_at": _when(league.created_at),
-        }
-        if secrets:
-            data["invite_token"] = league.invite_token
-            data["invite_role"] = league.invite_role
-            data["share_token"] = league.share_token
-            data["members"] = [
-                {"user": _name(m.user), "role": m.role, "joined_at": _when(m.joined_at)}
-                for m in league.memberships.all()
-            ]
-            users.update(m["user"] for m in data["members"])
-        yield ("\n" if index == 0 else ",\n") + _line(data)
-    yield '],\n"players":['
-    for index, player in enumerate(players.order_by("pk")):
-        data = {
-            "id": player.pk,
-            "name": player.name,
-            "league": player.league_id,
-            "user": _name(player.user),
-            "created_at": _when(player.created_at),
-        }
-        if data["user"]:
-            users.add(data["user"])
-        yield ("\n" if index == 0 else ",\n") + _line(data)
-    yield '],\n"series":['
-    first = True
-    for batch in _batches(series):
-        for item in batch:
-            data = series_data(item, secrets=secrets)
-            users.update(_usernames(data))
-            yield ("\n" if first else ",\n") + _line(data)
-            first = False
-    yield '],\n"users":' + _line(sorted(users)) + "}\n"
-
-
-# --- CSV export --------------------------------------------------------------------------------
-
-
-def _cell(value: Any) -> Any:
-    """A spreadsheet cell: text that a spreadsheet would run as a formula is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def _csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow([_cell(value) for value in row])
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-
-
-def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
-    """One row per deal: card points, defeat points and running totals of every side."""
-    board = build(series, deals)
-
-    def rows():
-        header = [_("Deal"), _("Recorded at")]
-        for side in board.sides:
-            header += [
-                _("%(side)s: card points") % {"side": side.name},
-                _("%(side)s: defeat points") % {"side": side.name},
-                _("%(side)s: total") % {"side": side.name},
-            ]
-        yield [*header, _("Eggs"), _("Multiplier"), _("Result")]
-        for deal in board.deals:
-            row = [deal.number, _when(deal.row.created_at)]
-            for cell in deal.cells:
-                row += [cell["points"], cell["defeat"], cell["total"]]
-            yield [*row, "yes" if deal.eggs else "", deal.multiplier, deal.summary]
-
-    return _csv_lines(rows())
-
-
-def history_csv(series: QuerySet[Series]) -> Iterator[str]:
-    """One row per series, newest first: who played, the house rules, totals and the goat."""
-
-    def rows():
-        yield [
-            _("Series"),
-            _("Started"),
-            _("Finished at"),
-            _("League"),
-            _("Game"),
-            _("House rules"),
-            *(_("Side %(n)s") % {"n": n} for n in range(1, rules.MAX_SIDES + 1)),
-            *(_("Total %(n)s") % {"n": n} for n in range(1, rules.MAX_SIDES + 1)),
-            _("Deals"),
-            _("Eggs"),
-            _("Finished"),
-            _("Goat"),
-            _("Winner"),
-        ]
-        for batch in _batches(series.order_by("-created_at", "-pk")):
-            for item in sorted(batch, key=lambda s: (s.created_at, s.pk), reverse=True):
-                seats = list(item.seats.all())
-                names = [
-                    " & ".join(seat.player.name for seat in seats if seat.side == side)
-                    for side in range(rules.MAX_SIDES)
-                ]
-                totals = [*item.totals, "", "", ""][: rules.MAX_SIDES]
-                try:
-                    label = rules_label(item.ruleset)
-                except rules.InvalidRuleset:
-                    label = ""
-                yield [
-                    item.pk,
-                    _when(item.created_at),
-                    _when(item.finished_at) or "",
-                    item.league.name if item.league else "",
-                    Mode(item.mode).label,
-                    label,
-                    *names,
-                    *totals,
-                    item.deal_count,
-                    item.eggs,
-                    "yes" if item.finished else "no",
-                    " & ".join(names[side] for side in item.goat_sides),
-                    names[item.winner_side] if item.winner_side is not None else "",
-                ]
-
-    return _csv_lines(rows())
-
-
-# --- JSON import -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -470,7 +199,7 @@ class _Importer:
             league_ids.add(pk)
             league = League(
                 pk=pk,
-                name=check.text("name", longest=80),
+                name=check.text("name", longest=MAX_LEAGUE_NAME),
                 rules=check.ruleset("rules").to_dict(),
                 created_at=check.when("created_at"),
             )

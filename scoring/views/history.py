@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.access import league_for
-from scoring.backup.json_import import export_json, history_csv, series_csv
+from scoring.backup.csv_export import history_csv, series_csv
+from scoring.backup.json_export import export_json
 from scoring.history import records, selectors
 from scoring.history.charts import results_chart
 from scoring.history.forms import HistoryFilterForm

@@ -14,14 +14,9 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from scoring import rules
-from scoring.backup.json_import import (
-    ImportRefused,
-    export_json,
-    history_csv,
-    history_import,
-    history_import_text,
-    series_csv,
-)
+from scoring.backup.csv_export import history_csv, series_csv
+from scoring.backup.json_export import export_json
+from scoring.backup.json_import import ImportRefused, history_import, history_import_text
 from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
 from scoring.table import services
 from tests.conftest import start_series
