@@ -39,7 +39,7 @@ from scoring.models import (
     new_token,
 )
 from scoring.modes import SHAPES
-from scoring.table.derived import derived_values, kept_timestamps
+from scoring.table.derived import Derived, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
 from scoring.table.replays import engine_deal, row_values
 
@@ -154,6 +154,18 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
     return value
 
 
+@dataclass
+class _SeriesRows:
+    """One series of the document, read and checked: its rows, ready to be written."""
+
+    series: Series
+    rematch_of: int | None
+    created_by: str | None  # usernames, turned into ids when the accounts exist
+    seats: list[Seat]
+    deals: list[tuple[Deal, str | None]]
+    events: list[tuple[DealEvent, str | None]]
+
+
 class _Importer:
     """Reads a whole document first (refusing it at the first problem), then writes it."""
 
@@ -168,15 +180,23 @@ class _Importer:
             )
         self.top = top
         self.secrets = top.boolean("secrets")
-        self.usernames = set()
+        self.usernames: set[str] = set()
         for name in top.items("users"):
             if not isinstance(name, str) or not name or len(name) > 150:
                 raise ImportRefused(_("users must be a list of usernames."))
             self.usernames.add(name)
+        # What ``read`` fills in, in the document's order.
         self.leagues: list[League] = []
-        self.members: list[tuple[int, str, str, datetime]] = []
+        self.league_ids: set[int] = set()
+        self.members: list[tuple[int, str, str, datetime | None]] = []
         self.players: list[tuple[Player, str | None]] = []
-        self.series: list[dict[str, Any]] = []
+        self.player_leagues: dict[int, int | None] = {}  # the league of each player id
+        self.series: list[_SeriesRows] = []
+        self.series_ids: set[int] = set()
+
+    @property
+    def player_ids(self) -> set[int]:
+        return set(self.player_leagues)
 
     def user(self, check: _Check, key: str) -> str | None:
         name = check.data.get(key)
@@ -189,75 +209,68 @@ class _Importer:
         return name
 
     def read(self) -> None:
-        league_ids: set[int] = set()
         for raw in self.top.items("leagues"):
-            check = _Check(raw, _("a league"))
-            pk = check.integer("id", low=1, high=MAX_ID)
-            check = _Check(raw, _("league %(id)s") % {"id": pk})
-            if pk in league_ids:
-                raise check.refuse(_("the id appears twice."))
-            league_ids.add(pk)
-            league = League(
-                pk=pk,
-                name=check.text("name", longest=MAX_LEAGUE_NAME),
-                rules=check.ruleset("rules").to_dict(),
-                created_at=check.when("created_at"),
-            )
-            if self.secrets:
-                league.invite_token = check.text("invite_token", longest=64, null=True)
-                league.share_token = check.text("share_token", longest=64, null=True)
-                role = check.data.get("invite_role")
-                if role not in Role.values:
-                    raise check.refuse(_("invite_role is not a role."))
-                league.invite_role = role
-                for member in check.items("members"):
-                    inner = _Check(member, check.where)
-                    if member.get("role") not in Role.values:
-                        raise check.refuse(_("a member's role is not a role."))
-                    self.members.append(
-                        (
-                            pk,
-                            self.user(inner, "user") or "",
-                            member["role"],
-                            inner.when("joined_at"),
-                        )
-                    )
-                    if not self.members[-1][1]:
-                        raise check.refuse(_("a member has no username."))
-            self.leagues.append(league)
-        player_ids: set[int] = set()
-        self.player_leagues: dict[int, int | None] = {}
+            self.read_league(raw)
         for raw in self.top.items("players"):
-            check = _Check(raw, _("a player"))
-            pk = check.integer("id", low=1, high=MAX_ID)
-            check = _Check(raw, _("player %(id)s") % {"id": pk})
-            if pk in player_ids:
-                raise check.refuse(_("the id appears twice."))
-            player_ids.add(pk)
-            league = check.integer("league", low=1, high=MAX_ID, null=True)
-            if league is not None and league not in league_ids:
-                raise check.refuse(_("its league is not in the file."))
-            self.player_leagues[pk] = league
-            player = Player(
-                pk=pk,
-                name=check.text("name", longest=MAX_NAME),
-                league_id=league,
-                created_at=check.when("created_at"),
-            )
-            self.players.append((player, self.user(check, "user")))
-        self.player_ids = player_ids
-        self.league_ids = league_ids
-        series_ids: set[int] = set()
+            self.read_player(raw)
         for raw in self.top.items("series"):
             check = _Check(raw, _("a series"))
             pk = check.integer("id", low=1, high=MAX_ID)
-            if pk in series_ids:
+            if pk in self.series_ids:
                 raise ImportRefused(_("series %(id)s: the id appears twice.") % {"id": pk})
-            series_ids.add(pk)
+            self.series_ids.add(pk)
             self.series.append(self.read_series(raw, pk))
-        self.series_ids = series_ids
 
-    def read_series(self, raw: dict, pk: int) -> dict[str, Any]:
+    def read_league(self, raw: Any) -> None:
+        check = _Check(raw, _("a league"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("league %(id)s") % {"id": pk})
+        if pk in self.league_ids:
+            raise check.refuse(_("the id appears twice."))
+        self.league_ids.add(pk)
+        league = League(
+            pk=pk,
+            name=check.text("name", longest=MAX_LEAGUE_NAME),
+            rules=check.ruleset("rules").to_dict(),
+            created_at=check.when("created_at"),
+        )
+        if self.secrets:
+            league.invite_token = check.text("invite_token", longest=64, null=True)
+            league.share_token = check.text("share_token", longest=64, null=True)
+            role = check.data.get("invite_role")
+            if role not in Role.values:
+                raise check.refuse(_("invite_role is not a role."))
+            league.invite_role = role
+            for member in check.items("members"):
+                inner = _Check(member, check.where)
+                if member.get("role") not in Role.values:
+                    raise check.refuse(_("a member's role is not a role."))
+                username = self.user(inner, "user") or ""
+                joined = inner.when("joined_at")
+                if not username:
+                    raise check.refuse(_("a member has no username."))
+                self.members.append((pk, username, member["role"], joined))
+        self.leagues.append(league)
+
+    def read_player(self, raw: Any) -> None:
+        check = _Check(raw, _("a player"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("player %(id)s") % {"id": pk})
+        if pk in self.player_leagues:
+            raise check.refuse(_("the id appears twice."))
+        league = check.integer("league", low=1, high=MAX_ID, null=True)
+        if league is not None and league not in self.league_ids:
+            raise check.refuse(_("its league is not in the file."))
+        self.player_leagues[pk] = league
+        player = Player(
+            pk=pk,
+            name=check.text("name", longest=MAX_NAME),
+            league_id=league,
+            created_at=check.when("created_at"),
+        )
+        self.players.append((player, self.user(check, "user")))
+
+    def read_series(self, raw: dict, pk: int) -> _SeriesRows:
         check = _Check(raw, _("series %(id)s") % {"id": pk})
         mode = raw.get("mode")
         if not isinstance(mode, str) or mode not in SHAPES:
@@ -290,8 +303,27 @@ class _Importer:
         positions = sorted(_Check(seat, check.where).integer("position") for seat in seats_raw)
         if positions != list(range(shape.seats)):
             raise check.refuse(_("the seats do not match the game."))
-        deals: list[tuple[Deal, str | None]] = []
         running = rules.Series(shape.sides, rules=ruleset)
+        deals = self.read_deals(check, pk, running)
+        derived = derived_values(running.state)
+        if check.data.get("derived") != derived.series:
+            raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
+        for name, value in derived.series.items():
+            setattr(series, name, value)
+        return _SeriesRows(
+            series=series,
+            rematch_of=rematch_of,
+            created_by=created_by,
+            seats=self.read_seats(check, seats_raw, series, derived),
+            deals=deals,
+            events=self.read_events(check, pk),
+        )
+
+    def read_deals(
+        self, check: _Check, pk: int, running: rules.Series
+    ) -> list[tuple[Deal, str | None]]:
+        """The series' deal rows, each replayed by ``running`` (the engine) as it is read."""
+        deals: list[tuple[Deal, str | None]] = []
         for expected, item in enumerate(check.items("deals"), start=1):
             inner = _Check(item, check.where)
             number = inner.integer("number", low=1)
@@ -328,12 +360,13 @@ class _Importer:
             except rules.InvalidDeal as error:
                 raise deal_check.refuse(engine_message(error)) from None
             deals.append((row, self.user(deal_check, "recorded_by")))
-        derived = derived_values(running.state)
-        if check.data.get("derived") != derived.series:
-            raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
-        for name, value in derived.series.items():
-            setattr(series, name, value)
+        return deals
 
+    def read_seats(
+        self, check: _Check, seats_raw: list, series: Series, derived: Derived
+    ) -> list[Seat]:
+        """The series' seats, with the deal figures the replay gives (``derived``)."""
+        shape = series.shape
         seats = []
         seen_players = set()
         for item in seats_raw:
@@ -341,7 +374,7 @@ class _Importer:
             position = inner.integer("position")
             side = inner.integer("side")
             player = inner.integer("player", low=1, high=MAX_ID)
-            if player not in self.player_ids:
+            if player not in self.player_leagues:
                 raise check.refuse(_("a seat's player is not in the file."))
             if player in seen_players:
                 raise check.refuse(_("a player sits at two seats."))
@@ -356,9 +389,12 @@ class _Importer:
             if any(item.get(key) != values[key] for key in SEAT_DERIVED):
                 raise check.refuse(_("a seat's total, goat or winner does not match the deals."))
             seats.append(
-                Seat(series_id=pk, player_id=player, position=position, side=side, **values)
+                Seat(series_id=series.pk, player_id=player, position=position, side=side, **values)
             )
+        return seats
 
+    def read_events(self, check: _Check, pk: int) -> list[tuple[DealEvent, str | None]]:
+        """The series' audit trail."""
         events = []
         for item in check.items("events"):
             inner = _Check(item, check.where)
@@ -379,14 +415,7 @@ class _Importer:
                     self.user(inner, "actor"),
                 )
             )
-        return {
-            "series": series,
-            "rematch_of": rematch_of,
-            "created_by": created_by,
-            "seats": seats,
-            "deals": deals,
-            "events": events,
-        }
+        return events
 
     def refuse_taken(self) -> None:
         for model, ids, label in (
@@ -428,19 +457,18 @@ class _Importer:
             player.user_id = user_id(name)
         series_rows = []
         known = self.series_ids | set(
-            _existing(Series, {s["rematch_of"] for s in self.series} - {None})
+            _existing(Series, {s.rematch_of for s in self.series} - {None})
         )
         for item in self.series:
-            series = item["series"]
-            series.created_by_id = user_id(item["created_by"])
-            series_rows.append(series)
+            item.series.created_by_id = user_id(item.created_by)
+            series_rows.append(item.series)
         deals, seats, events = [], [], []
         for item in self.series:
-            seats += item["seats"]
-            for row, name in item["deals"]:
+            seats += item.seats
+            for row, name in item.deals:
                 row.recorded_by_id = user_id(name)
                 deals.append(row)
-            for event, name in item["events"]:
+            for event, name in item.events:
                 event.actor_id = user_id(name)
                 events.append(event)
         with kept_timestamps(League, Membership, Player, Series, Deal, DealEvent):
@@ -456,9 +484,9 @@ class _Importer:
             DealEvent.objects.bulk_create(events)
         linked = []
         for item in self.series:
-            if item["rematch_of"] in known:
-                item["series"].rematch_of_id = item["rematch_of"]
-                linked.append(item["series"])
+            if item.rematch_of in known:
+                item.series.rematch_of_id = item.rematch_of
+                linked.append(item.series)
         Series.objects.bulk_update(linked, ["rematch_of"], batch_size=500)
         _reset_sequences()
         return ImportSummary(
