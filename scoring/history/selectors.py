@@ -14,13 +14,12 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
-from django.utils.translation import gettext, ngettext
 
-from scoring import rules
 from scoring.days import day_start, next_day_start
 from scoring.history.forms import FINISHED, PLAYING
+from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
 from scoring.models import League, Membership, Player, Seat, Series
-from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings, rules_label
+from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings
 from scoring.table import selectors
 
 PAGE_SIZE = 20
@@ -56,68 +55,8 @@ def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[S
 
 
 @dataclass(frozen=True)
-class SideSummary:
-    players: list[Player]
-    total: int
-    goat: bool
-    winner: bool
-
-    @property
-    def name(self) -> str:
-        return " & ".join(player.name for player in self.players)
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    series: Series
-    sides: list[SideSummary]
-    rules: str
-
-    @property
-    def goats(self) -> str:
-        return gettext(" and ").join(side.name for side in self.sides if side.goat)
-
-    @property
-    def result(self) -> str:
-        """Who was the goat, in words; or that the series is still being played."""
-        series = self.series
-        if not series.finished:
-            return gettext("In progress")
-        count = len(series.goat_sides)
-        if series.eggs and count:
-            text = ngettext("%(goats)s: goat with eggs", "%(goats)s: goats with eggs", count)
-        elif count:
-            text = ngettext("%(goats)s: the goat", "%(goats)s: the goats", count)
-        else:
-            return gettext("Finished")
-        return text % {"goats": self.goats}
-
-
-def history_row(series: Series) -> HistoryRow:
-    """A list row of a series whose seats (with players) are prefetched."""
-    seats = sorted(series.seats.all(), key=lambda seat: seat.position)
-    totals = series.totals or []
-    sides = []
-    for side in range(series.shape.sides):
-        players = [seat.player for seat in seats if seat.side == side]
-        sides.append(
-            SideSummary(
-                players=players,
-                total=totals[side] if side < len(totals) else 0,
-                goat=side in (series.goat_sides or []),
-                winner=series.winner_side == side,
-            )
-        )
-    try:
-        label = rules_label(series.ruleset)
-    except rules.InvalidRuleset:
-        label = gettext("Custom rules")
-    return HistoryRow(series=series, sides=sides, rules=label)
-
-
-@dataclass(frozen=True)
 class HistoryPage:
-    rows: list[HistoryRow]
+    rows: list[SeriesRow]
     newer: int | None  # the cursor for ``?after=``: there are newer series
     older: int | None  # the cursor for ``?before=``: there are older series
 
@@ -148,25 +87,26 @@ def history_page(
     if after is not None:
         created, pk = _cursor(after)
         newer_first = series.filter(Q(created_at__gt=created) | Q(created_at=created, pk__gt=pk))
-        found = list(selectors.with_seats(newer_first.order_by("created_at", "pk"))[: size + 1])
-        more = len(found) > size
-        found = found[:size][::-1]
+        found = newer_first.order_by("created_at", "pk").values_list(*ROW_FIELDS)[: size + 1]
+        rows = series_rows(found)
+        more = len(rows) > size
+        rows = rows[:size][::-1]
         return HistoryPage(
-            rows=[history_row(item) for item in found],
-            newer=found[0].pk if more and found else None,
-            older=found[-1].pk if found else None,
+            rows=rows,
+            newer=rows[0].pk if more and rows else None,
+            older=rows[-1].pk if rows else None,
         )
     page = series.order_by("-created_at", "-pk")
     if before is not None:
         created, pk = _cursor(before)
         page = page.filter(Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk))
-    found = list(selectors.with_seats(page)[: size + 1])
-    more = len(found) > size
-    found = found[:size]
+    rows = series_rows(page.values_list(*ROW_FIELDS)[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
     return HistoryPage(
-        rows=[history_row(item) for item in found],
-        newer=found[0].pk if before is not None and found else None,
-        older=found[-1].pk if more else None,
+        rows=rows,
+        newer=rows[0].pk if before is not None and rows else None,
+        older=rows[-1].pk if more else None,
     )
 
 
