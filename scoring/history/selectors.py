@@ -1,9 +1,10 @@
 """History: the series a request may see, newest first, filtered, and paged by a cursor.
 
-Every selector takes a base queryset of series (``selectors.visible_series(request)`` for the
-history page, a league's series for a league's shared page) so the same filters and rows serve
-both. Paging uses a keyset cursor ("older than series 123") instead of page numbers: a page costs
-the same few queries whether the history holds a hundred series or a hundred thousand.
+The filters and pages take a base queryset of series: what the request may see
+(``table.selectors.visible_series``) for the history page, the series it may see a player in
+(``player_scope``) for a player's latest series. Paging uses a keyset cursor ("older than series
+123") instead of page numbers: a page costs the same few queries whether the history holds a
+hundred series or a hundred thousand. Each row is a ``rows.SeriesRow``, as in every list of series.
 """
 
 from __future__ import annotations

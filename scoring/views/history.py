@@ -1,8 +1,10 @@
 """History pages: past series, a series' score sheet, a player's record, and exports.
 
-Each page is built from a base queryset of series (what the request may see) by functions that
-take that base as an argument, so a league's shared page can serve the same views over the
-league's series. Every page costs the same number of queries whatever the size of the history.
+Every page starts from the series the request may see (``table.selectors.visible_series``: the
+user's leagues and the quick games this browser holds a link for), or for a player's page from
+what the request may see of that player (``history.selectors.player_scope``). A league's public
+pages list its series with ``leagues.selectors.series_page`` instead (``views/leagues.py``).
+Every page costs the same number of queries whatever the size of the history.
 """
 
 from __future__ import annotations
