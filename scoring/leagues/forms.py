@@ -1,11 +1,10 @@
-"""Forms for leagues, standings filters and accounts: parse what was typed or picked."""
+"""Forms for leagues and their standings filters: parse what was typed or picked."""
 
 from __future__ import annotations
 
 from datetime import date
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -157,16 +156,3 @@ class HeadToHeadForm(forms.Form):
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", gettext("Pick two different players."))
         return data
-
-
-class SignupForm(UserCreationForm):
-    """A username and a password; an e-mail address only to reset a forgotten password."""
-
-    email = forms.EmailField(
-        label=_("E-mail (optional)"),
-        required=False,
-        help_text=_("Only used to send you a link if you forget your password."),
-    )
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")

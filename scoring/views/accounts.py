@@ -15,8 +15,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring.leagues import selectors as league_selectors
-from scoring.leagues.forms import SignupForm
+from scoring.accounts import SignupForm
+from scoring.leagues.selectors import user_memberships
 from scoring.views import UNPROCESSABLE
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -57,7 +57,7 @@ def account(request: HttpRequest) -> HttpResponse:
     """Your account: leagues, password; or the way to log in."""
     if not request.user.is_authenticated:
         return redirect("login")
-    memberships = league_selectors.user_memberships(request.user)
+    memberships = user_memberships(request.user)
     return render(request, "registration/account.html", {"memberships": memberships})
 
 

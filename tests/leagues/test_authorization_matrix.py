@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import Membership, Player, Role
 from tests.conftest import record
 from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
@@ -166,8 +166,8 @@ ACTIONS = [
 @pytest.fixture
 def ctx(league, league_series, owner, scorer, viewer, outsider):
     record(league_series, [70, 50])
-    leagues.invite_renew(league=league)
-    leagues.share_renew(league=league)
+    league_services.invite_renew(league=league)
+    league_services.share_renew(league=league)
     player = Player.objects.create(name="Zoya", league=league)
     done = finished(league, names=("Lena", "Misha"), mode="duel")
     league.refresh_from_db()
