@@ -1,29 +1,21 @@
-"""Shared fixtures: people with every role in a league, quick games, and a way to play deals."""
+"""Shared fixtures: people with every role in a league, quick games, and a browser that scores.
+
+Plain helpers (``start_series``, ``record``, ``logged_in``, ...) are in ``tests/helpers.py``.
+"""
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
-from scoring import rules
-from scoring.access import remember_link
 from scoring.models import League, Membership, Role, Series
-from scoring.table import services
-
-PASSWORD = "correct-horse-battery-staple-42"
+from tests.helpers import client_with_link, make_user, start_series
 
 
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     """Hash test passwords cheaply: the real hasher costs half a second per user."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-def make_user(username: str):
-    return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
 
 @pytest.fixture
@@ -56,30 +48,6 @@ def league(owner, scorer, viewer):
     return league
 
 
-def start_series(
-    *,
-    mode: str = "teams",
-    names=("Anna", "Boris", "Vera", "Gleb"),
-    ruleset: rules.Ruleset = rules.PRESETS["classic"],
-    league: League | None = None,
-    first_dealer: int = 0,
-) -> Series:
-    players = services.players_resolve(names=list(names), league=league, known=None)
-    return services.series_start(
-        mode=mode, players=players, first_dealer=first_dealer, ruleset=ruleset, league=league
-    )
-
-
-def record(series: Series, points, tricks=None) -> Series:
-    """Record the next deal through the service, as the scoreboard would."""
-    series.refresh_from_db()
-    services.deal_record(
-        series_id=series.pk, number=series.deal_count + 1, points=points, tricks=tricks
-    )
-    series.refresh_from_db()
-    return series
-
-
 @pytest.fixture
 def quick_series(db) -> Series:
     """A quick game (no league) of two teams with classic rules."""
@@ -91,23 +59,6 @@ def league_series(league) -> Series:
     return start_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"))
 
 
-def client_with_link(series: Series, token: str | None = None) -> Client:
-    """A browser that opened the series' score link (or another of its tokens)."""
-    client = Client()
-    client.get(f"/join/{token or series.score_token}/")
-    return client
-
-
 @pytest.fixture
 def scoring_client(quick_series) -> Client:
     return client_with_link(quick_series)
-
-
-def entry_key(response) -> str:
-    """The one-time key of the deal form in a rendered scoreboard."""
-    match = re.search(r'name="entry_key" value="([^"]+)"', response.content.decode())
-    assert match, "the page has no deal form"
-    return match.group(1)
-
-
-__all__ = ["PASSWORD", "client_with_link", "entry_key", "record", "remember_link", "start_series"]

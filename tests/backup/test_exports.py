@@ -19,8 +19,7 @@ from scoring.backup.json_export import export_json
 from scoring.backup.json_import import ImportRefused, history_import, history_import_text
 from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
 from scoring.table import services
-from tests.conftest import start_series
-from tests.history_fixtures import finished_series, play_deals
+from tests.helpers import finished_series, play_deals, start_series
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scoring import rules
 from scoring.leagues import services as league_services
 from scoring.models import League, Series
-from tests.conftest import make_user, record, start_series
+from tests.helpers import make_user, record, start_series
 
 LEAGUE_PLAYERS = ("Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor")
 

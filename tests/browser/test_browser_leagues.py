@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.data import a_league
-from tests.conftest import PASSWORD, make_user
+from tests.helpers import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
 

@@ -23,7 +23,7 @@ from scoring.leagues import services as league_services
 from scoring.models import Series
 from tests.browser.browsing import Tab, axe_violations, screenshot
 from tests.browser.data import a_league, finished, played
-from tests.conftest import make_user, record, start_series
+from tests.helpers import make_user, record, start_series
 
 pytestmark = pytest.mark.browser
 

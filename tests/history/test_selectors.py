@@ -22,8 +22,7 @@ from scoring.history.selectors import (
     visible_players,
 )
 from scoring.models import Player, Series
-from tests.conftest import start_series
-from tests.history_fixtures import finished_series
+from tests.helpers import finished_series, start_series
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,7 @@ import pytest
 
 from scoring.leagues import services as league_services
 from scoring.models import Membership, Player, Role
-from tests.conftest import record
-from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import finished, league_snapshot, logged_in, record
 
 WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
 MANAGE = {"owner"}

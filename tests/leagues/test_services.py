@@ -8,10 +8,7 @@ from scoring import rules
 from scoring.leagues import services as league_services
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Player, Role, Series
-from tests.conftest import make_user, start_series
-from tests.league_fixtures import fast_passwords, finished
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import finished, make_user, start_series
 
 
 def membership(league, user) -> Membership:

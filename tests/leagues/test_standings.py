@@ -16,10 +16,7 @@ from scoring.leagues.services import league_create, series_move_to_league
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import League, Player, Series, StandingsSnapshot
 from scoring.table import services
-from tests.conftest import record, start_series
-from tests.league_fixtures import fast_passwords, finished, play_out
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import finished, play_out, record, start_series
 
 ALL = StandingsFilter()
 

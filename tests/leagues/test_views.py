@@ -6,22 +6,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from scoring.leagues import services as league_services
 from scoring.models import League, Membership, Player, Role, Series, StandingsSnapshot
-from tests.conftest import client_with_link, start_series
-from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import (
+    client_with_link,
+    finished,
+    html,
+    league_snapshot,
+    logged_in,
+    query_count,
+    start_series,
+)
 
 HTMX = {"HX-Request": "true"}
-
-
-def html(response) -> str:
-    return response.content.decode()
 
 
 def grow(league: League, series: int, start: int = 0) -> None:
@@ -472,13 +471,6 @@ PAGES = [
 ]
 
 
-def count_queries(client: Client, url: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
-    assert response.status_code == 200, url
-    return len(queries)
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_a_league_page_costs_the_same_queries_at_two_sizes(
     league, owner, page, django_assert_max_num_queries
@@ -489,7 +481,7 @@ def test_a_league_page_costs_the_same_queries_at_two_sizes(
     url = page.format(pk=league.pk, token=league.share_token, a=anna.pk, b=boris.pk)
     client = logged_in(owner)
     client.get(url)  # the standings' snapshot is stored
-    small = count_queries(client, url)
+    small = query_count(client, url)
     grow(league, 12)
     client.get(url)
     with django_assert_max_num_queries(small):
@@ -503,7 +495,7 @@ def test_recomputing_the_standings_costs_the_same_queries_at_two_sizes(
     client = logged_in(owner)
     url = f"/leagues/{league.pk}/standings/"
     StandingsSnapshot.objects.all().delete()
-    small = count_queries(client, url)
+    small = query_count(client, url)
     grow(league, 12)
     StandingsSnapshot.objects.all().delete()
     with django_assert_max_num_queries(small):

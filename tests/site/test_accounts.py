@@ -12,10 +12,7 @@ from django.core import mail
 from django.test import Client
 
 from kozel_site import settings as project_settings
-from tests.conftest import PASSWORD, client_with_link
-from tests.league_fixtures import fast_passwords, logged_in
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import PASSWORD, client_with_link, logged_in
 
 NEW_PASSWORD = "another-long-secret-77"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from tests.conftest import client_with_link
+from tests.helpers import client_with_link
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
-from tests.conftest import client_with_link, record, start_series
+from tests.helpers import client_with_link, record, start_series
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")

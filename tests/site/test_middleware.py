@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import include, path
 
 from scoring.middleware import REQUEST_ID_HEADER, PathArgumentsMiddleware, RequestContextFilter
-from tests.conftest import make_user
+from tests.helpers import make_user
 
 
 def boom(request: HttpRequest) -> HttpResponse:

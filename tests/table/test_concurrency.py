@@ -20,7 +20,7 @@ from django.test import Client
 from scoring.models import Deal, DealEvent, Series
 from scoring.table import services
 from tests import race_report
-from tests.conftest import client_with_link, entry_key, record, start_series
+from tests.helpers import client_with_link, entry_key, record, start_series
 
 # Slow: hundreds of threads racing on a real database (make test runs them, test-fast does not).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

@@ -14,29 +14,25 @@ from hypothesis import strategies as st
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Series
-from tests.conftest import client_with_link, entry_key, record, start_series
-from tests.table_fixtures import (
+from tests.helpers import (
     THREE,
     assert_stored_matches_replay,
+    client_with_link,
     db_snapshot,
     deal_data,
+    entry_key,
+    html,
+    logged_in,
+    long_series,
     play,
+    record,
+    start_series,
 )
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 CONFLICT_NOTICE = "This deal was just recorded from another device"
-
-
-def html(response) -> str:
-    return response.content.decode()
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def url(series: Series, rest: str = "") -> str:
@@ -660,13 +656,6 @@ def test_league_members_score_or_watch_by_role_and_outsiders_find_nothing(
 
 
 # A constant number of queries, however long the series
-
-
-def long_series(deals: int) -> Series:
-    series = start_series(ruleset=rules.Ruleset(target=999))
-    for number in range(deals):
-        record(series, (80, 40) if number % 2 else (40, 80))
-    return series
 
 
 #: A scoreboard request: the session, the series, its seats with players, its deals.
