@@ -7,7 +7,10 @@ imported by name (``from tests.helpers import start_series``).
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -26,6 +29,14 @@ TEAMS = ("Anna", "Boris", "Vera", "Gleb")  # Anna & Vera (side 0) against Boris 
 SIDE_0_LOSES = (31, 89)
 SIDE_1_LOSES = (89, 31)
 LONG = rules.Ruleset(target=999)  # a series that never ends within a test
+#: What the new-game form posts for two teams (the names of ``TEAMS``) and the classic rules.
+NEW_GAME = {
+    "mode": "teams",
+    **{f"player_{seat}": name for seat, name in enumerate(TEAMS)},
+    "first_dealer": "0",
+    "preset": "classic",
+}
+ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- People and browsers -----------------------------------------------------------------------
@@ -195,6 +206,21 @@ def league_snapshot(league: League) -> tuple:
         list(Series.objects.order_by("pk").values()),
         list(Deal.objects.order_by("pk").values()),
         League.objects.count(),
+    )
+
+
+# --- Other processes -----------------------------------------------------------------------------
+
+
+def manage(*args: str, env: dict[str, str], timeout: int = 180) -> subprocess.CompletedProcess:
+    """``manage.py`` run in a process of its own, with ``env`` as its whole environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 

@@ -92,17 +92,12 @@ def filtered_series(league: League, flt: StandingsFilter) -> QuerySet[Series]:
     return Series.objects.filter(flt.series_q(league))
 
 
-@dataclass(frozen=True)
-class PlayerRow:
-    player_id: int
-    name: str
+class PerSeries:
+    """What a row of the table says per series: the share won, the defeat points on average."""
+
     played: int
     won: int
-    goats: int
-    defeat: int  # defeat points summed over the series
-    eggs: int  # 60:60 deals in their series
-    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
-    rating: Rating | None
+    defeat: int
 
     @property
     def win_rate(self) -> float:
@@ -121,6 +116,19 @@ class PlayerRow:
     def average_text(self) -> str:
         return one_decimal(self.average_defeat)
 
+
+@dataclass(frozen=True)
+class PlayerRow(PerSeries):
+    player_id: int
+    name: str
+    played: int
+    won: int
+    goats: int
+    defeat: int  # defeat points summed over the series
+    eggs: int  # 60:60 deals in their series
+    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
+    rating: Rating | None
+
     @property
     def rating_text(self) -> str:
         return one_decimal(self.rating.ordinal) if self.rating else ""
@@ -134,7 +142,7 @@ class PlayerRow:
 
 
 @dataclass(frozen=True)
-class PairRow:
+class PairRow(PerSeries):
     first_id: int
     second_id: int
     first: str
@@ -143,18 +151,6 @@ class PairRow:
     won: int
     goats: int
     defeat: int
-
-    @property
-    def win_percent(self) -> int:
-        return round(100 * self.won / self.played) if self.played else 0
-
-    @property
-    def average_defeat(self) -> float:
-        return self.defeat / self.played if self.played else 0.0
-
-    @property
-    def average_text(self) -> str:
-        return one_decimal(self.average_defeat)
 
 
 def compute(ledger: Ledger) -> dict:

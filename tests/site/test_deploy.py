@@ -7,16 +7,11 @@ import json
 import os
 import re
 import secrets
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.test import Client
 
-from tests.helpers import client_with_link
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import client_with_link, manage
 
 
 def production_env(**extra: str) -> dict[str, str]:
@@ -33,17 +28,6 @@ def production_env(**extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
-
-
-def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_the_deploy_checks_pass_under_production_settings():

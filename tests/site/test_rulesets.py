@@ -9,6 +9,7 @@ from scoring import rules
 from scoring.leagues.forms import LeagueForm
 from scoring.rulesets import rules_family, rules_label, ruleset_from_key, ruleset_key, ruleset_label
 from scoring.table.forms import SeriesForm
+from tests.helpers import NEW_GAME
 
 
 def test_rules_family_ignores_the_target_and_knows_every_preset():
@@ -49,11 +50,6 @@ def test_a_ruleset_is_worded_in_the_language_of_each_request():
     assert english.startswith("Custom: out at 21")
     assert russian != english and "21" in russian
     assert again == english
-
-
-NEW_GAME = {"mode": "teams", "first_dealer": "0"} | {
-    f"player_{seat}": name for seat, name in enumerate(("Anna", "Boris", "Vera", "Gleb"))
-}
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Series
 from tests.helpers import (
+    NEW_GAME,
     THREE,
     assert_stored_matches_replay,
     client_with_link,
@@ -819,23 +820,12 @@ NEW_GAME_TEXT = st.one_of(
 )
 
 
-A_NEW_GAME = {
-    "mode": "teams",
-    "player_0": "Anna",
-    "player_1": "Boris",
-    "player_2": "Vera",
-    "player_3": "Gleb",
-    "first_dealer": "0",
-    "preset": "classic",
-}
-
-
 @pytest.mark.slow
 @FUZZ
 @given(data=random_post(NEW_GAME_TEXT, NEW_GAME_FIELDS), keep=st.booleans())
 def test_random_new_games_never_fail_and_refusals_create_nothing(db, data, keep):
     # Half of the time a valid game with some fields spoilt, else only random fields.
-    fuzz("/new/", {**A_NEW_GAME, **data} if keep else data)
+    fuzz("/new/", {**NEW_GAME, **data} if keep else data)
 
 
 def test_a_finished_series_refuses_any_post_to_record(quick_series):
