@@ -25,17 +25,21 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The suite runs in parallel, one worker per core (pytest-xdist; each worker has its own test
+# database) and ends with the ten slowest tests.
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto $(ARGS)
 
-# ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
+# Without the browser tests and the slow ones (fuzzing, races, several processes): under a
+# minute. ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 test-fast: install
-	$(BIN)/pytest -m "not browser" $(ARGS)
+	$(BIN)/pytest -n auto -m "not browser and not slow" $(ARGS)
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy scoring kozel_site
 
 format: install
 	$(BIN)/ruff format .

@@ -169,7 +169,7 @@ def play(
     stop_after: int | None = None,
 ) -> list[tuple[rules.Deal, tuple[int, ...]]]:
     """Deals until the engine says the series is over (or ``stop_after`` deals): (deal, in play)."""
-    played = []
+    played: list[tuple[rules.Deal, tuple[int, ...]]] = []
     while not running.finished and (stop_after is None or len(played) < stop_after):
         in_play = running.in_play
         strengths = [side_strengths[side] for side in in_play]

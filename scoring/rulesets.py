@@ -199,7 +199,8 @@ class HouseRulesForm(forms.Form):
         return [self[name] for name in self.RULE_FIELDS]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         preset = data.get("preset")
         if preset in rules.PRESETS:
             data["ruleset"] = rules.PRESETS[preset]

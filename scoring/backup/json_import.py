@@ -16,7 +16,7 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
@@ -76,7 +76,17 @@ class _Check:
     def has(self, key: str) -> bool:
         return key in self.data
 
-    def integer(self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null=False) -> int | None:
+    @overload
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: Literal[False] = False
+    ) -> int: ...
+    @overload
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: Literal[True]
+    ) -> int | None: ...
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: bool = False
+    ) -> int | None:
         value = self.data.get(key)
         if value is None and null:
             return None
@@ -88,7 +98,17 @@ class _Check:
             raise self.refuse(_("%(key)s must be at most %(high)s.") % {"key": key, "high": high})
         return value
 
-    def text(self, key: str, *, longest: int, null=False, empty=False) -> str | None:
+    @overload
+    def text(
+        self, key: str, *, longest: int, null: Literal[False] = False, empty: bool = False
+    ) -> str: ...
+    @overload
+    def text(
+        self, key: str, *, longest: int, null: Literal[True], empty: bool = False
+    ) -> str | None: ...
+    def text(
+        self, key: str, *, longest: int, null: bool = False, empty: bool = False
+    ) -> str | None:
         value = self.data.get(key)
         if value is None and null:
             return None
@@ -105,13 +125,17 @@ class _Check:
             raise self.refuse(_("%(key)s must be true or false.") % {"key": key})
         return value
 
-    def when(self, key: str, *, null=False) -> datetime | None:
+    @overload
+    def when(self, key: str, *, null: Literal[False] = False) -> datetime: ...
+    @overload
+    def when(self, key: str, *, null: Literal[True]) -> datetime | None: ...
+    def when(self, key: str, *, null: bool = False) -> datetime | None:
         value = self.data.get(key)
         if value is None and null:
             return None
         try:
-            moment = datetime.fromisoformat(value)
-        except (TypeError, ValueError):
+            moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
             moment = None
         if moment is None or moment.tzinfo is None:
             raise self.refuse(
@@ -127,13 +151,17 @@ class _Check:
 
     def ruleset(self, key: str) -> rules.Ruleset:
         try:
-            return rules.Ruleset.from_dict(self.data.get(key))
-        except (rules.InvalidRuleset, TypeError) as error:
+            return rules.Ruleset.from_dict(self.data.get(key))  # type: ignore[arg-type]
+        except (rules.InvalidRuleset, TypeError) as error:  # not a dict, or not valid rules
             raise self.refuse(
                 _("the house rules are not valid (%(error)s).") % {"error": error}
             ) from None
 
 
+@overload
+def _snapshot(value: dict, check: _Check, key: str) -> dict: ...
+@overload
+def _snapshot(value: Any, check: _Check, key: str) -> dict | None: ...
 def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
     """An audit event's deal values: points and tricks per original side, or nothing."""
     if value is None:
@@ -188,7 +216,7 @@ class _Importer:
         # What ``read`` fills in, in the document's order.
         self.leagues: list[League] = []
         self.league_ids: set[int] = set()
-        self.members: list[tuple[int, str, str, datetime | None]] = []
+        self.members: list[tuple[int, str, str, datetime]] = []
         self.players: list[tuple[Player, str | None]] = []
         self.player_leagues: dict[int, int | None] = {}  # the league of each player id
         self.series: list[_SeriesRows] = []
@@ -453,11 +481,11 @@ class _Importer:
         def user_id(name: str | None) -> int | None:
             return None if name is None else existing[name].pk
 
-        for player, name in self.players:
-            player.user_id = user_id(name)
+        for player, username in self.players:
+            player.user_id = user_id(username)
         series_rows = []
         known = self.series_ids | set(
-            _existing(Series, {s.rematch_of for s in self.series} - {None})
+            _existing(Series, {s.rematch_of for s in self.series if s.rematch_of is not None})
         )
         for item in self.series:
             item.series.created_by_id = user_id(item.created_by)
@@ -465,16 +493,16 @@ class _Importer:
         deals, seats, events = [], [], []
         for item in self.series:
             seats += item.seats
-            for row, name in item.deals:
-                row.recorded_by_id = user_id(name)
+            for row, recorded_by in item.deals:
+                row.recorded_by_id = user_id(recorded_by)
                 deals.append(row)
-            for event, name in item.events:
-                event.actor_id = user_id(name)
+            for event, actor in item.events:
+                event.actor_id = user_id(actor)
                 events.append(event)
         with kept_timestamps(League, Membership, Player, Series, Deal, DealEvent):
             League.objects.bulk_create(self.leagues)
             Membership.objects.bulk_create(
-                Membership(league_id=league, user_id=user_id(name), role=role, joined_at=joined)
+                Membership(league_id=league, user_id=existing[name].pk, role=role, joined_at=joined)
                 for league, name, role, joined in self.members
             )
             Player.objects.bulk_create(player for player, _name in self.players)

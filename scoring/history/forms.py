@@ -4,7 +4,7 @@ not, read from the query string (``selectors.history_filter`` applies them)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext
@@ -91,13 +91,15 @@ class HistoryFilterForm(forms.Form):
         **kwargs,
     ) -> None:
         super().__init__(data, **kwargs)
-        self.fields["player"].choices = [("", _("Anyone")), *players]
-        self.fields["league"].choices = [("", _("All my games")), *leagues]
+        cast(forms.ChoiceField, self.fields["player"]).choices = [("", _("Anyone")), *players]
+        cast(forms.ChoiceField, self.fields["league"]).choices = [("", _("All my games")), *leagues]
+        self.has_leagues = bool(leagues)
         if not leagues:
             self.fields["league"].widget = forms.HiddenInput()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in ("start", "end"):
             day = data.get(name)
             if day and not FIRST_YEAR <= day.year <= LAST_YEAR:
@@ -111,9 +113,7 @@ class HistoryFilterForm(forms.Form):
         return data
 
     def filter_fields(self):
-        return [
-            self[name] for name in self.FILTERS if name != "league" or self.fields[name].choices[1:]
-        ]
+        return [self[name] for name in self.FILTERS if name != "league" or self.has_leagues]
 
     @property
     def is_filtered(self) -> bool:

@@ -116,10 +116,13 @@ def series_rows(values: Iterable[Sequence[Any]]) -> list[SeriesRow]:
     seats (one query for them all)."""
     found = list(values)
     seats: dict[int, list[SeatRow]] = {}
-    for series_id, *seat in (
+    for series_id, name, side, is_goat, is_winner in (
         Seat.objects.filter(series_id__in=[row[0] for row in found])
         .order_by("series_id", "position")
         .values_list("series_id", "player__name", "side", "is_goat", "is_winner")
     ):
-        seats.setdefault(series_id, []).append(SeatRow(*seat))
-    return [SeriesRow(*row, seats=seats.get(row[0], [])) for row in found]
+        seats.setdefault(series_id, []).append(SeatRow(name, side, is_goat, is_winner))
+    return [
+        SeriesRow(**dict(zip(ROW_FIELDS, row, strict=True)), seats=seats.get(row[0], []))
+        for row in found
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import cast
 
 from django import forms
 from django.utils.translation import gettext
@@ -60,7 +61,9 @@ class MemberForm(forms.Form):
 
     def __init__(self, *args, memberships=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].choices = [(m.pk, m.user.get_username()) for m in memberships]
+        cast(forms.ChoiceField, self.fields["membership"]).choices = [
+            (m.pk, m.user.get_username()) for m in memberships
+        ]
 
 
 class PlayerLinkForm(forms.Form):
@@ -72,7 +75,7 @@ class PlayerLinkForm(forms.Form):
 
     def __init__(self, *args, memberships=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["user"].choices = [("", gettext("— nobody —"))] + [
+        cast(forms.ChoiceField, self.fields["user"]).choices = [("", gettext("— nobody —"))] + [
             (m.user_id, m.user.get_username()) for m in memberships
         ]
 
@@ -82,7 +85,9 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args, leagues=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["league"].choices = [(league.pk, league.name) for league in leagues]
+        cast(forms.ChoiceField, self.fields["league"]).choices = [
+            (league.pk, league.name) for league in leagues
+        ]
 
 
 class StandingsFilterForm(forms.Form):
@@ -118,7 +123,8 @@ class StandingsFilterForm(forms.Form):
         return key
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in ("date_from", "date_to"):
             day = data.get(name)
             if day and not FIRST_DAY <= day <= LAST_DAY:
@@ -148,11 +154,12 @@ class HeadToHeadForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         choices = [(player.pk, player.name) for player in players]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        cast(forms.ChoiceField, self.fields["first"]).choices = choices
+        cast(forms.ChoiceField, self.fields["second"]).choices = choices
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", gettext("Pick two different players."))
         return data

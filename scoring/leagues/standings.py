@@ -223,8 +223,8 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
         return snapshot.data
     if snapshot is not None:
         current, rewritten = snapshot.current, snapshot.rewritten
-        stored = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
-        stored = stored.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
+        ledgers = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
+        stored = ledgers.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
     else:
         current, rewritten = League.objects.values_list("results_version", "results_rewritten").get(
             pk=league.pk

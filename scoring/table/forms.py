@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -13,8 +14,11 @@ from scoring.models import MAX_NAME
 from scoring.modes import SHAPES, Mode
 from scoring.rulesets import HouseRulesForm
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 #: The card counter's ranks as players name them (Russian: Т, К, Д, В).
-RANK_LABELS = {
+RANK_LABELS: dict[str, StrOrPromise] = {
     "A": pgettext_lazy("card rank", "A"),
     "10": "10",
     "K": pgettext_lazy("card rank", "K"),
@@ -66,7 +70,8 @@ class SeriesForm(HouseRulesForm):
         return seats
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         mode = data.get("mode")
         if mode is None:
             return data
@@ -165,9 +170,9 @@ class DealForm(forms.Form):
 
     def top_errors(self) -> list[str]:
         """Errors shown above the fields: the form's own, and its hidden fields'."""
-        errors = list(self.non_field_errors())
+        errors = [str(error) for error in self.non_field_errors()]
         for field in self.hidden_fields():
-            errors.extend(error for error in field.errors if error not in errors)
+            errors.extend(str(error) for error in field.errors if str(error) not in errors)
         return errors
 
     def points_fields(self):
@@ -181,7 +186,8 @@ class DealForm(forms.Form):
         return [(self[f"count_{rank}"], rules.CARD_POINTS[rank]) for rank in rules.COUNTED_RANKS]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         names = [f"points_{side}" for side, _label in self.sides]
@@ -210,18 +216,19 @@ class DealForm(forms.Form):
         elif missing:
             self.add_error(names[missing[0]], gettext("Enter the card points of this side."))
             return data
+        points = [value for value in values if value is not None]  # every side has points now
         answers = [data.get(f"tricks_{side}") or None for side, _label in self.sides]
         if any(
-            value == 0 and answer is None for value, answer in zip(values, answers, strict=True)
+            value == 0 and answer is None for value, answer in zip(points, answers, strict=True)
         ):
             tricks = None  # the engine asks for the missing answer
         else:
             tricks = tuple(
                 answer == "yes" if answer else value > 0
-                for value, answer in zip(values, answers, strict=True)
+                for value, answer in zip(points, answers, strict=True)
             )
         try:
-            deal = rules.Deal(tuple(values), tricks)
+            deal = rules.Deal(tuple(points), tricks)
         except rules.InvalidDeal as error:
             self.add_engine_error(error)
             return data

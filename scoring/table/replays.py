@@ -10,6 +10,7 @@ a message naming that deal, and the edit is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from django.utils.translation import gettext_noop
 
@@ -29,10 +30,9 @@ def entered_sides(row: Deal) -> tuple[int, ...]:
 
 def engine_deal(row: Deal, sides: Sequence[int]) -> rules.Deal:
     """The engine's view of a stored deal, for the original ``sides`` (in order) it was for."""
-    return rules.Deal(
-        tuple(row.points[side] for side in sides),
-        tuple(bool(row.tricks[side]) for side in sides),
-    )
+    # A side without points (None) is the engine's to refuse, as any other bad value.
+    points = cast("tuple[int, ...]", tuple(row.points[side] for side in sides))
+    return rules.Deal(points, tuple(bool(row.tricks[side]) for side in sides))
 
 
 def engine_series(series: Series, rows: Iterable[Deal]) -> rules.Series:

@@ -116,9 +116,12 @@ def _player_create(*, name: str, league: League | None) -> Player:
         with transaction.atomic():
             return Player.objects.create(name=name, league=league)
     except IntegrityError:
-        if league is None:
+        found = None
+        if league is not None:
+            found = Player.objects.filter(league=league, name__iexact=name).order_by("pk").first()
+        if found is None:
             raise
-        return Player.objects.filter(league=league, name__iexact=name).order_by("pk").first()
+        return found
 
 
 @transaction.atomic

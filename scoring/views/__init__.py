@@ -5,5 +5,24 @@ change another device made first answers 409 with the fresh page. htmx swaps bot
 (``templates/base.html``), and ``static/js/app.js`` shows them where the form was.
 """
 
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
 UNPROCESSABLE = 422
 CONFLICT = 409
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the django-htmx middleware leaves it: ``request.htmx`` says whether htmx
+    sent it (and which element asked)."""
+
+    htmx: HtmxDetails
+
+
+class LoggedInRequest(HtmxHttpRequest):
+    """A request to a view behind ``login_required``: the user is an account, never anonymous."""
+
+    user: User

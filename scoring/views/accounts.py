@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
+from django.views.generic.edit import FormMixin
 
 from scoring.accounts import SignupForm
 from scoring.leagues.selectors import user_memberships
@@ -61,7 +62,7 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html", {"memberships": memberships})
 
 
-class Unprocessable:
+class Unprocessable(FormMixin):
     """Django's auth views answer an invalid form with 200; the house answer is 422."""
 
     def form_invalid(self, form):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -26,14 +26,14 @@ from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
 from scoring.models import Deal, DealEvent, Player, Series
 from scoring.table.selectors import series_for_request, visible_series
-from scoring.views import UNPROCESSABLE
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest
 
 RECENT = 10
 BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic names)
 
 
 def _filters(
-    request: HttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
+    request: HtmxHttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
 ) -> HistoryFilterForm:
     league = request.GET.get("league", "")
     if league.isdigit() and int(league) not in {pk for pk, _name in leagues}:
@@ -44,7 +44,7 @@ def _filters(
 
 
 def history_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     *,
     base: QuerySet[Series],
     players: QuerySet[Player],
@@ -75,7 +75,7 @@ def history_response(
 
 
 @require_GET
-def history_list(request: HttpRequest) -> HttpResponse:
+def history_list(request: HtmxHttpRequest) -> HttpResponse:
     return history_response(
         request,
         base=visible_series(request),
@@ -84,7 +84,7 @@ def history_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _export_filtered(request: HttpRequest) -> QuerySet[Series] | HttpResponse:
+def _export_filtered(request: HtmxHttpRequest) -> QuerySet[Series] | HttpResponse:
     """The visible series narrowed by the history's filters, or the page with its errors."""
     form = _filters(
         request,
@@ -111,7 +111,7 @@ def _with_bom(pieces: Iterable[str]) -> Iterable[str]:
 
 
 @require_GET
-def history_export_json(request: HttpRequest) -> HttpResponse:
+def history_export_json(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     series = _export_filtered(request)
     if isinstance(series, HttpResponse):
         return series
@@ -120,7 +120,7 @@ def history_export_json(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def history_export_csv(request: HttpRequest) -> HttpResponse:
+def history_export_csv(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     series = _export_filtered(request)
     if isinstance(series, HttpResponse):
         return series
@@ -128,7 +128,7 @@ def history_export_csv(request: HttpRequest) -> HttpResponse:
     return _download(pieces, "text/csv; charset=utf-8", "kozel-history.csv")
 
 
-def sheet_response(request: HttpRequest, series: Series, **context) -> HttpResponse:
+def sheet_response(request: HtmxHttpRequest, series: Series, **context) -> HttpResponse:
     """The score sheet of a series the request may see (seats prefetched)."""
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     events = DealEvent.objects.filter(series=series).select_related("actor")
@@ -141,13 +141,13 @@ def sheet_response(request: HttpRequest, series: Series, **context) -> HttpRespo
 
 
 @require_GET
-def series_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+def series_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = series_for_request(request, pk)
     return sheet_response(request, access.series, access=access)
 
 
 @require_GET
-def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
     series = series_for_request(request, pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     pieces = _with_bom(series_csv(series, rows))
@@ -155,7 +155,7 @@ def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def series_export_json(request: HttpRequest, pk: int) -> HttpResponse:
+def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
     series = series_for_request(request, pk).series
     pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
@@ -170,7 +170,7 @@ def _chart_labels() -> dict[str, str]:
 
 
 def player_response(
-    request: HttpRequest, player: Player, *, scope: selectors.PlayerScope, **context
+    request: HtmxHttpRequest, player: Player, *, scope: selectors.PlayerScope, **context
 ) -> HttpResponse:
     """A player's record over the series the request may see of them."""
     record = records.player_record(player, None if scope.whole_league else scope.series)
@@ -184,7 +184,7 @@ def player_response(
 
 
 @require_GET
-def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
     scope = selectors.player_scope(request, player)
     if scope is None:

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -34,7 +34,7 @@ from scoring.leagues.forms import (
 )
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Role, Series
-from scoring.views import UNPROCESSABLE
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 
 
 def _roles(role: str) -> dict:
@@ -46,7 +46,7 @@ def _roles(role: str) -> dict:
     }
 
 
-def _safe_next(request: HttpRequest) -> str | None:
+def _safe_next(request: HtmxHttpRequest) -> str | None:
     target = request.POST.get("next") or request.GET.get("next")
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -60,14 +60,14 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 @login_required
 @require_GET
-def league_list(request: HttpRequest) -> HttpResponse:
+def league_list(request: LoggedInRequest) -> HttpResponse:
     memberships = selectors.user_memberships(request.user)
     return render(request, "scoring/leagues/list.html", {"memberships": memberships})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def league_new(request: HttpRequest) -> HttpResponse:
+def league_new(request: LoggedInRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = LeagueForm(request.POST)
@@ -91,7 +91,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def league_detail(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, **_roles(role)}
@@ -102,7 +102,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _standings_page(
-    request: HttpRequest, league: League, template: str, context: dict
+    request: HtmxHttpRequest, league: League, template: str, context: dict
 ) -> HttpResponse:
     filtering = any(name in request.GET for name in StandingsFilterForm.base_fields)
     form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
@@ -124,14 +124,14 @@ def _standings_page(
 
 @login_required
 @require_GET
-def league_standings(request: HttpRequest, pk: int) -> HttpResponse:
+def league_standings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role))
 
 
 @login_required
 @require_GET
-def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
+def league_head_to_head(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     players = selectors.league_players(league)
     data = request.GET if "first" in request.GET else None
@@ -167,7 +167,7 @@ def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _members_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     league: League,
     role: str,
     *,
@@ -190,14 +190,14 @@ def _members_page(
 
 @login_required
 @require_GET
-def league_members(request: HttpRequest, pk: int) -> HttpResponse:
+def league_members(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _members_page(request, league, role)
 
 
 @login_required
 @require_POST
-def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+def membership_role(request: LoggedInRequest, pk: int, membership_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     form = RoleForm(request.POST)
     if not form.is_valid():
@@ -215,7 +215,7 @@ def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpRe
 
 @login_required
 @require_POST
-def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+def membership_remove(request: LoggedInRequest, pk: int, membership_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     try:
         user_id = services.membership_remove(league=league, membership_id=membership_pk)
@@ -230,7 +230,7 @@ def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> Http
 
 @login_required
 @require_POST
-def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
+def ownership_transfer(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     others = [m for m in selectors.league_memberships(league) if m.user_id != request.user.pk]
     form = MemberForm(request.POST, memberships=others)
@@ -249,7 +249,7 @@ def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def league_leave(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     try:
         services.league_leave(league=league, user=request.user)
@@ -261,7 +261,7 @@ def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_renew(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     form = InviteForm(request.POST)
     if not form.is_valid():
@@ -274,7 +274,7 @@ def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_revoke(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
     services.invite_revoke(league=league)
     messages.success(request, _("The invite link no longer works."))
@@ -282,7 +282,7 @@ def invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def league_join(request: HttpRequest, token: str) -> HttpResponse:
+def league_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """An invite link: shows the league and, for a logged-in visitor, a button to join."""
     league = get_object_or_404(League, invite_token=token)
     if request.method == "POST":
@@ -308,13 +308,13 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def league_players(request: HttpRequest, pk: int) -> HttpResponse:
+def league_players(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _players_page(request, league, role)
 
 
 def _players_page(
-    request: HttpRequest, league: League, role: str, *, error: str = "", status: int = 200
+    request: HtmxHttpRequest, league: League, role: str, *, error: str = "", status: int = 200
 ) -> HttpResponse:
     players = selectors.league_players(league)
     memberships = selectors.league_memberships(league) if role == Role.OWNER else []
@@ -330,7 +330,7 @@ def _players_page(
 
 @login_required
 @require_POST
-def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+def player_link(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     form = PlayerLinkForm(request.POST, memberships=selectors.league_memberships(league))
     if not form.is_valid():
@@ -351,7 +351,7 @@ def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def league_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     status = 200
     if request.method == "POST":
@@ -378,7 +378,7 @@ def _league_rules(league: League) -> rules.Ruleset:
 
 @login_required
 @require_POST
-def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
+def share_renew(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
     services.share_renew(league=league)
     messages.success(request, _("The standings have a new public link; the old one is off."))
@@ -387,7 +387,7 @@ def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def share_revoke(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
     services.share_revoke(league=league)
     messages.success(request, _("The standings are no longer public."))
@@ -398,14 +398,14 @@ def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def public_standings(request: HttpRequest, token: str) -> HttpResponse:
+def public_standings(request: HtmxHttpRequest, token: str) -> HttpResponse:
     league = get_object_or_404(League, share_token=token)
     context = {"token": token, "public": True}
     return _standings_page(request, league, "scoring/leagues/public_standings.html", context)
 
 
 @require_GET
-def public_history(request: HttpRequest, token: str) -> HttpResponse:
+def public_history(request: HtmxHttpRequest, token: str) -> HttpResponse:
     league = get_object_or_404(League, share_token=token)
     page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, "token": token, "public": True}
@@ -420,7 +420,7 @@ def public_history(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def series_move(request: HttpRequest, pk: int) -> HttpResponse:
+def series_move(request: LoggedInRequest, pk: int) -> HttpResponse:
     """Move a quick game whose score link this browser holds into one of the user's leagues."""
     series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
     access = series_access(request, series)
@@ -430,7 +430,7 @@ def series_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = MoveForm(request.POST or None, leagues=choices)
     status = 200
     error = ""
-    if series.league_id is not None:
+    if series.league is not None:
         error = _("This series already belongs to %(league)s.") % {"league": series.league.name}
         status = UNPROCESSABLE if request.method == "POST" else 200
     elif request.method == "POST":

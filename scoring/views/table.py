@@ -11,7 +11,7 @@ import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -40,19 +40,19 @@ from scoring.table.forms import (
     series_initial,
 )
 from scoring.table.scoreboard import Scoreboard, build, goat_title
-from scoring.views import CONFLICT, UNPROCESSABLE
+from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
 
 STOP_POLLING = 286  # htmx stops polling on this status
 
 
-def _scorer(request: HttpRequest, pk: int) -> SeriesAccess:
+def _scorer(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
     access = selectors.series_for_request(request, pk)
     if not access.can_score:
         raise PermissionDenied(_("You can watch this series but not score it."))
     return access
 
 
-def _via(request: HttpRequest, access: SeriesAccess) -> str:
+def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
     return "account" if request.user.is_authenticated else "score link"
 
 
@@ -67,7 +67,7 @@ def _deal_form(board: Scoreboard, data=None, **kwargs) -> DealForm:
 
 
 def _render_board(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     access: SeriesAccess,
     *,
     board: Scoreboard | None = None,
@@ -93,7 +93,7 @@ def _render_board(
     return render(request, template, context, status=status)
 
 
-def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | None:
+def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series | None:
     """The rematch of a finished series, if one was started; a phone that holds a link to this
     series gets the same kind of link to the rematch (scoring or watching): the same table."""
     rematch = access.series.rematches.order_by("pk").first()
@@ -107,14 +107,14 @@ def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | No
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     recent = selectors.recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
 
 
-def _league_param(request: HttpRequest) -> League | None:
+def _league_param(request: HtmxHttpRequest) -> League | None:
     """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
     league_id = request.GET.get("league") or request.POST.get("league")
     if not league_id:
@@ -125,7 +125,7 @@ def _league_param(request: HttpRequest) -> League | None:
     return league
 
 
-def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
+def _again(request: HtmxHttpRequest) -> tuple[dict, League | None] | None:
     """The new-game form filled in from a series (``?again=``): same seats and rules, next dealer.
 
     The game goes to the series' league when this user may start games there, else it is a
@@ -149,7 +149,7 @@ def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
 
 
 @require_http_methods(["GET", "POST"])
-def series_new(request: HttpRequest) -> HttpResponse:
+def series_new(request: HtmxHttpRequest) -> HttpResponse:
     league = _league_param(request)
     initial: dict = {}
     again = _again(request) if request.method == "GET" else None
@@ -189,11 +189,11 @@ def series_new(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render_board(request, selectors.series_for_request(request, pk))
 
 
-def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
+def _posted_entry(request: HtmxHttpRequest) -> tuple[int | None, uuid.UUID | None]:
     """The deal number and one-time key a deal form carries, or None where they are malformed."""
     number = request.POST.get("number", "")
     try:
@@ -204,7 +204,7 @@ def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
 
 
 @require_POST
-def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
     number, key = _posted_entry(request)
@@ -241,14 +241,14 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     return _recorded(request, pk)
 
 
-def _recorded(request: HttpRequest, pk: int) -> HttpResponse:
+def _recorded(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """After a deal is recorded: the fresh scoreboard for htmx, else back to the page."""
     if request.htmx:
         return _render_board(request, selectors.series_for_request(request, pk))
     return redirect("series_detail", pk=pk)
 
 
-def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpResponse:
+def _conflict(request: HtmxHttpRequest, pk: int, recorded_elsewhere: bool) -> HttpResponse:
     if recorded_elsewhere:
         notice = _("This deal was just recorded from another device. Here is the fresh score.")
     else:
@@ -259,7 +259,7 @@ def _conflict(request: HttpRequest, pk: int, recorded_elsewhere: bool) -> HttpRe
 
 
 @require_http_methods(["GET", "POST"])
-def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
@@ -295,7 +295,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 return redirect(series)
         status = UNPROCESSABLE
     else:
-        initial = {}
+        initial: dict[str, object] = {}
         for side, _name in sides:
             initial[f"points_{side}"] = row.points[side]
             initial[f"tricks_{side}"] = "yes" if row.tricks[side] else "no"
@@ -305,7 +305,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @require_POST
-def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
     if not form.is_valid():
@@ -331,7 +331,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
+def series_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     try:
         rematch = services.series_rematch(series=access.series, user=request.user)
@@ -345,7 +345,7 @@ def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def series_live(request: HttpRequest, pk: int) -> HttpResponse:
+def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Polled by a watching phone: 204 while nothing changed, else the fresh scoreboard.
 
     A poll that has lost its access (the link was renewed) gets htmx's "stop polling" status,
@@ -368,7 +368,7 @@ def series_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def link_join(request: HttpRequest, token: str) -> HttpResponse:
+def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Open a series through its score or watch link, and remember the link in this browser."""
     series = Series.objects.filter(score_token=token).first() or get_object_or_404(
         Series, watch_token=token
@@ -380,7 +380,7 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def link_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
     access = selectors.series_for_request(request, pk)
     if not access.can_manage:
