@@ -11,7 +11,7 @@ and removals too.
 The same seed gives the same league (names, dates, deals, events); only the series' score and
 watch links are fresh secrets every time, since a link that can be recomputed from a seed is no
 secret. Rows are written with ``bulk_create`` in batches, with derived fields from
-``scoring.bulk`` (what ``services.series_refresh`` would store) and the generated dates kept.
+``table.derived`` (what ``services.series_refresh`` would store) and the generated dates kept.
 """
 
 from __future__ import annotations

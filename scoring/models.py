@@ -313,7 +313,7 @@ class StandingsSnapshot(models.Model):
     key = models.CharField(max_length=120)
     fingerprint = models.CharField(max_length=120)  # format and league's results_version
     data = models.JSONField(default=dict)  # the table shown
-    ledger = models.JSONField(default=dict)  # ``standings_ledger.Ledger``: the tally behind it
+    ledger = models.JSONField(default=dict)  # ``leagues.ledger.Ledger``: the tally behind it
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

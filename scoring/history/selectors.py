@@ -111,6 +111,12 @@ def history_page(
     )
 
 
+def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
+    """The home page's list: in progress first, then the newest."""
+    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
+    return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
+
+
 def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:
     """(pk, name) of the leagues the user belongs to, for the league filter."""
     if not request.user.is_authenticated:

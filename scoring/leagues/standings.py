@@ -2,7 +2,7 @@
 
 Everything is counted from what ``services.series_refresh`` stored on each finished series and
 its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the seats' deal tallies
-such as ``deals_naked``), folded series by series into a ``standings_ledger.Ledger`` (ratings
+such as ``deals_naked``), folded series by series into a ``ledger.Ledger`` (ratings
 depend on the order). The table shown is kept in a ``StandingsSnapshot`` row with the tally it
 came from, and is valid while the league's ``results_version`` stays what it was: every write
 that changes a finished series bumps it. When it has moved, the stored tally takes in only the
@@ -187,7 +187,7 @@ def best_pairs(pairs: Pairs) -> list[list[int]]:
 
     A league of 200 players has thousands of pairs that met once; only the best few are kept,
     from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
-    Each row: the two player ids, then ``standings_ledger.PAIR_COUNTS``.
+    Each row: the two player ids, then ``ledger.PAIR_COUNTS``.
     """
     ranked = pairs.regular or pairs.occasional()
     rows = [[*pair_ids(key), *counts] for key, counts in ranked.items()]

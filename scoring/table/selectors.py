@@ -6,7 +6,6 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest
 
 from scoring.access import SESSION_LINKS, SeriesAccess, series_access
-from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
 from scoring.models import Player, Seat, Series
 
 
@@ -29,12 +28,6 @@ def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
     return Series.objects.filter(visible_series_filter(request)).distinct()
-
-
-def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
-    """The home page's list: in progress first, then the newest."""
-    queryset = visible_series(request).order_by("finished", "-created_at", "-pk")
-    return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
 
 
 def known_players(request: HttpRequest) -> QuerySet[Player]:

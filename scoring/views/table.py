@@ -27,6 +27,7 @@ from scoring.access import (
     remember_link,
     series_access,
 )
+from scoring.history.selectors import recent_series
 from scoring.models import Deal, League, Role, Series
 from scoring.modes import SHAPES
 from scoring.rulesets import rules_note
@@ -108,7 +109,7 @@ def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    recent = selectors.recent_series(request)
+    recent = recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     return render(request, "scoring/home.html", {"recent": recent, "newest": newest})

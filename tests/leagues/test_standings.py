@@ -10,8 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import rules
-from scoring.leagues import ledger as standings_ledger
-from scoring.leagues import standings
+from scoring.leagues import ledger, standings
 from scoring.leagues.services import league_create, series_move_to_league
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import League, Player, Series, StandingsSnapshot
@@ -184,13 +183,13 @@ def stored(league, flt=ALL) -> dict:
 def folded_series(monkeypatch) -> list[int]:
     """The ids of the series the tally counts from now on."""
     seen: list[int] = []
-    count = standings_ledger.Ledger._count
+    count = ledger.Ledger._count
 
     def spy(self, seats, mode, eggs):
         seen.append(seats[0][0])
         return count(self, seats, mode, eggs)
 
-    monkeypatch.setattr(standings_ledger.Ledger, "_count", spy)
+    monkeypatch.setattr(ledger.Ledger, "_count", spy)
     return seen
 
 
@@ -273,18 +272,18 @@ def test_pairs_kept_in_a_string_count_as_pairs_kept_in_a_dict(adds, split):
     def add(pairs, key, won, total):
         pairs.add(key, (1, int(won), int(not won), total))
 
-    whole = standings_ledger.Pairs()
+    whole = ledger.Pairs()
     for item in adds:
         add(whole, *item)
-    stored = standings_ledger.Pairs()
+    stored = ledger.Pairs()
     for item in adds[:split]:
         add(stored, *item)
-    again = standings_ledger.Pairs.from_json(json.loads(json.dumps(stored.to_json())))
+    again = ledger.Pairs.from_json(json.loads(json.dumps(stored.to_json())))
     for item in adds[split:]:
         add(again, *item)  # found and edited in the string
     assert again.regular == whole.regular
     assert again.occasional() == whole.occasional()
-    assert all(counts[0] >= standings_ledger.PAIR_MIN_SERIES for counts in again.regular.values())
+    assert all(counts[0] >= ledger.PAIR_MIN_SERIES for counts in again.regular.values())
 
 
 def test_a_series_that_finished_earlier_but_came_in_later_has_everything_counted_again(
