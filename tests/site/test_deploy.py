@@ -30,12 +30,14 @@ def production_env(**extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_the_deploy_checks_pass_under_production_settings():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=production_env())
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_the_deploy_checks_fail_when_https_is_switched_off():
     env = production_env(SECURE_SSL_REDIRECT="false", SECURE_HSTS_SECONDS="0")
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
@@ -43,6 +45,7 @@ def test_the_deploy_checks_fail_when_https_is_switched_off():
     assert "security.W004" in result.stderr and "security.W008" in result.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check", env=production_env(SECRET_KEY=""))
     assert result.returncode != 0
