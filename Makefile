@@ -26,10 +26,13 @@ run: install
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The suite runs in parallel, one worker per core (pytest-xdist; each worker has its own test
-# database) and ends with the ten slowest tests.
+# database), and each run ends with the ten slowest tests. The browser tests run on their own
+# afterwards: a worker that has run Playwright must not run other database tests (it would leave
+# a database connection behind, and PostgreSQL then refuses to drop the test database).
 test: install browser
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n auto $(ARGS)
+	$(BIN)/pytest -n auto -m "not browser"
+	$(BIN)/pytest -n auto -m browser
 
 # Without the browser tests and the slow ones (fuzzing, races, several processes): under a
 # minute. ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from tests.browser.browsing import DESKTOP, PHONE, VIEWPORTS, Tab
@@ -66,14 +65,7 @@ def base_url(live_server) -> str:
     """Relative URLs in the browser go to Django's live server.
 
     (This also replaces pytest-playwright's fallback fixture, which pytest deprecates.)
-
-    Each of the live server's requests closes its database connection when it ends: a
-    connection kept for the next request (``CONN_MAX_AGE``, as on PostgreSQL) by a thread still
-    holding the browser's keep-alive socket would stop the test database from being dropped when
-    the run ends.
     """
-    for database in settings.DATABASES.values():
-        database["CONN_MAX_AGE"] = 0
     return live_server.url
 
 
