@@ -25,10 +25,15 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The suite runs in parallel, one worker per core (pytest-xdist; each worker has its own test
+# database), and each run ends with the ten slowest tests. The browser tests run on their own
+# afterwards: a worker that has run Playwright must not run other database tests (it would leave
+# a database connection behind, and PostgreSQL then refuses to drop the test database).
 test: install browser node
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(MAKE) --no-print-directory rules-js
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto -m "not browser"
+	$(BIN)/pytest -n auto -m browser
 
 # The JavaScript rules against golden vectors from the Python engine (docs/ARCHITECTURE.md):
 # RULES_SERIES random series, RULES_SEED picks them; run by `make test`.
@@ -46,13 +51,15 @@ node:
 	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null) ; }
 	@command -v node >/dev/null || { echo "Node is missing (tests/js/ needs Node 20)"; exit 1; }
 
-# ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
+# Without the browser tests and the slow ones (fuzzing, races, several processes): under a
+# minute. ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 test-fast: install
-	$(BIN)/pytest -m "not browser" $(ARGS)
+	$(BIN)/pytest -n auto -m "not browser and not slow" $(ARGS)
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy scoring kozel_site
 
 format: install
 	$(BIN)/ruff format .

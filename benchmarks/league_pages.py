@@ -83,14 +83,14 @@ def measure(size: str) -> dict[str, float]:
     from django.test.utils import setup_test_environment
 
     from scoring import rules
-    from scoring.leagues import services as leagues
+    from scoring.leagues import services as league_services
     from scoring.models import League, Player, StandingsSnapshot
     from scoring.table import services
 
     setup_test_environment()
     league = League.objects.get(name="Demo club")
     if not league.share_token:
-        league = leagues.share_renew(league=league)
+        league = league_services.share_renew(league=league)
     owner = get_user_model().objects.get(username="demo")
     client = Client()
     client.force_login(owner)

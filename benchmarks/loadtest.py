@@ -145,7 +145,7 @@ def make_data() -> None:
 
     from scoring import rules
     from scoring.access import SESSION_LINKS
-    from scoring.leagues import services as leagues
+    from scoring.leagues import services as league_services
     from scoring.models import Deal, League, Membership, Role, Seat, Series, new_token
     from scoring.table import services
 
@@ -206,7 +206,7 @@ def make_data() -> None:
             played = services.deal_record(
                 series_id=played.pk, number=deal, points=(side_zero, 120 - side_zero), tricks=tricks
             ).series
-    league = leagues.share_renew(league=league)
+    league = league_services.share_renew(league=league)
     cycles = []
     for _ in range(CYCLE_CLIENTS):
         games = [clone(board) for _ in range(GAMES_PER_CLIENT)]

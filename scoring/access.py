@@ -45,7 +45,7 @@ class SeriesAccess:
     link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
 
 
-def remember_link(request: HttpRequest, series: Series, token: str) -> None:
+def remember_link(request: HttpRequest, series: Series, token: str | None) -> None:
     """Remember in this browser's session that it holds ``token`` for ``series``."""
     links = dict(request.session.get(SESSION_LINKS, {}))
     links.pop(str(series.pk), None)

@@ -11,7 +11,7 @@ and removals too.
 The same seed gives the same league (names, dates, deals, events); only the series' score and
 watch links are fresh secrets every time, since a link that can be recomputed from a seed is no
 secret. Rows are written with ``bulk_create`` in batches, with derived fields from
-``scoring.bulk`` (what ``services.series_refresh`` would store) and the generated dates kept.
+``table.derived`` (what ``services.series_refresh`` would store) and the generated dates kept.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def play(
     stop_after: int | None = None,
 ) -> list[tuple[rules.Deal, tuple[int, ...]]]:
     """Deals until the engine says the series is over (or ``stop_after`` deals): (deal, in play)."""
-    played = []
+    played: list[tuple[rules.Deal, tuple[int, ...]]] = []
     while not running.finished and (stop_after is None or len(played) < stop_after):
         in_play = running.in_play
         strengths = [side_strengths[side] for side in in_play]

@@ -40,11 +40,17 @@ def request_id(request: HttpRequest) -> str:
     return given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
 
 
+class RequestWithId(HttpRequest):
+    """A request once ``RequestContextMiddleware`` has given it its id."""
+
+    id: str
+
+
 class RequestContextMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: RequestWithId) -> HttpResponse:
         request.id = request_id(request)
         token = _current.set(request)
         try:

@@ -23,11 +23,13 @@ from scoring import names
 from scoring.modes import SHAPES, Mode
 from scoring.rules import DEAL_TOTAL, Ruleset
 
+#: The longest player name, and the longest league name (the columns' lengths).
 MAX_NAME = 40
 #: The most deals one series holds. A game to 12 is over within a few dozen deals; with eggs
 #: that score nothing a series could otherwise run for thousands, each slower to record than the
 #: last and its page megabytes long. (Deal numbers in forms are bounded by it too.)
 MAX_DEALS = 300
+MAX_LEAGUE_NAME = 80
 
 
 def new_token() -> str:
@@ -48,7 +50,7 @@ class Role(models.TextChoices):
 class League(models.Model):
     """A club or a group of friends: members, players, series and shared standings."""
 
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=MAX_LEAGUE_NAME)
     rules = models.JSONField(_("default house rules"), default=classic_rules)
     invite_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     invite_role = models.CharField(max_length=10, choices=Role.choices, default=Role.SCORER)
@@ -334,7 +336,7 @@ class StandingsSnapshot(models.Model):
     key = models.CharField(max_length=120)
     fingerprint = models.CharField(max_length=120)  # format and league's results_version
     data = models.JSONField(default=dict)  # the table shown
-    ledger = models.JSONField(default=dict)  # ``standings_ledger.Ledger``: the tally behind it
+    ledger = models.JSONField(default=dict)  # ``leagues.ledger.Ledger``: the tally behind it
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.rules.table import SEAT_SIDES
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Mode(models.TextChoices):
@@ -21,7 +25,7 @@ class Mode(models.TextChoices):
 class ModeShape:
     seats: int
     seat_sides: tuple[int, ...]
-    seat_labels: tuple[str, ...]
+    seat_labels: tuple[StrOrPromise, ...]
 
     @property
     def sides(self) -> int:

@@ -59,9 +59,11 @@ def _address_refusal(limit: int) -> str:
 
 def _counters(request: HttpRequest) -> Iterator[tuple[str, int, Callable[[int], str]]]:
     """(cache key, limit, refusal) for this browser's session and for its address."""
-    if request.session.session_key is None:
+    session_key = request.session.session_key
+    if session_key is None:
         request.session.save()  # a key to count this browser's games under
-    session = _key("session", request.session.session_key)
+        session_key = request.session.session_key or ""
+    session = _key("session", session_key)
     address = _key("address", client_address(request))
     yield session, settings.QUICK_GAMES_PER_SESSION, _session_refusal
     yield address, settings.QUICK_GAMES_PER_ADDRESS, _address_refusal

@@ -6,14 +6,14 @@ from html import escape
 
 from django import forms
 from django.forms.utils import flatatt
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 
 class ListSelect(forms.Select):
     """A ``<select>`` built in Python: a league's few hundred players, or its dozen rulesets,
     cost one join, not two template renderings per option."""
 
-    def render(self, name, value, attrs=None, renderer=None) -> str:
+    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
         final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
         final.pop("maxlength", None)  # a CharField's, meaningless on a <select>
         chosen = "" if value is None else str(value)

@@ -1,0 +1,1 @@
+"""Backups and downloads: the JSON export and its import, and the CSV exports."""

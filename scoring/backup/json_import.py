@@ -1,15 +1,4 @@
-"""Export and import: CSV for spreadsheets, and JSON that an import restores exactly.
-
-The JSON document (``"format": "kozel-scores"``, ``"version": 1``) holds leagues, players,
-series with their seats, deals and audit events, and the usernames they mention, with ids and
-timestamps as stored. It is written one series per line, in id order, keys sorted, so the same
-data always gives the same bytes and a diff of two backups reads well.
-
-Secrets (a series' score and watch tokens, a league's invite and share tokens, and who belongs
-to a league) go into the document only when ``secrets=True``: the management command writes them
-so that a restored backup keeps every shared link working; the web export never does, since a
-watcher must not learn the scoring link from a download. Importing a document without them
-gives the series new links.
+"""The JSON import: restore a document the JSON export wrote (``json_export``).
 
 ``history_import`` restores a document into a database that does not hold any of its leagues,
 players or series yet (a fresh database, or after removing them): it keeps their ids, so links
@@ -23,25 +12,22 @@ as them until an administrator sets one), so the audit trail still says who reco
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import uuid
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal, overload
 
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.history.selectors import rules_label
+from scoring.backup.json_export import FORMAT, SEAT_DERIVED, VERSION
 from scoring.middleware import MAX_ID
 from scoring.models import (
+    MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,
     DealEvent,
@@ -53,300 +39,17 @@ from scoring.models import (
     Series,
     new_token,
 )
-from scoring.modes import SHAPES, Mode
+from scoring.modes import SHAPES
 from scoring.names import league_keys
-from scoring.table.derived import SERIES_FIELDS, derived_values, kept_timestamps
+from scoring.table.derived import Derived, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
-from scoring.table.replays import MAX_SIDES, engine_deal, row_snapshot, row_values
-from scoring.table.scoreboard import build
+from scoring.table.replays import engine_deal, row_values
 
-FORMAT = "kozel-scores"
-VERSION = 1
-BATCH = 200  # series per round of queries when exporting
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
-DERIVED = SERIES_FIELDS
-#: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
-SEAT_DERIVED = ("total", "is_goat", "is_winner")
 
 
 class ImportRefused(Exception):
     """The document cannot be imported; the message says why, and nothing was changed."""
-
-
-# --- JSON export -------------------------------------------------------------------------------
-
-
-def _when(value: datetime | None) -> str | None:
-    return None if value is None else value.astimezone(UTC).isoformat()
-
-
-def _name(user) -> str | None:
-    return None if user is None else user.get_username()
-
-
-def _line(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def _batches(series: QuerySet[Series]) -> Iterator[list[Series]]:
-    """The series in id order with seats, deals and events loaded, a batch at a time."""
-    ids = list(series.order_by("pk").values_list("pk", flat=True).distinct())
-    for start in range(0, len(ids), BATCH):
-        batch = (
-            Series.objects.filter(pk__in=ids[start : start + BATCH])
-            .select_related("created_by", "league")
-            .prefetch_related(
-                Prefetch(
-                    "seats", queryset=Seat.objects.select_related("player").order_by("position")
-                ),
-                Prefetch(
-                    "deals", queryset=Deal.objects.select_related("recorded_by").order_by("number")
-                ),
-                Prefetch(
-                    "events",
-                    queryset=DealEvent.objects.select_related("actor").order_by("created_at", "pk"),
-                ),
-            )
-            .order_by("pk")
-        )
-        yield list(batch)
-
-
-def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
-    """One series as plain data, its seats, deals and events prefetched."""
-    data: dict[str, Any] = {
-        "id": series.pk,
-        "league": series.league_id,
-        "mode": series.mode,
-        "rules": series.rules,
-        "first_dealer": series.first_dealer,
-        "created_at": _when(series.created_at),
-        "updated_at": _when(series.updated_at),
-        "finished_at": _when(series.finished_at),
-        "created_by": _name(series.created_by),
-        "rematch_of": series.rematch_of_id,
-        "version": series.version,
-        "derived": {name: getattr(series, name) for name in DERIVED},
-        "seats": [
-            {
-                "position": seat.position,
-                "player": seat.player_id,
-                "side": seat.side,
-                **{name: getattr(seat, name) for name in SEAT_DERIVED},
-            }
-            for seat in series.seats.all()
-        ],
-        "deals": [
-            {
-                "number": deal.number,
-                **row_snapshot(deal),
-                "created_at": _when(deal.created_at),
-                "updated_at": _when(deal.updated_at),
-                "recorded_by": _name(deal.recorded_by),
-                "entry_key": None if deal.entry_key is None else str(deal.entry_key),
-            }
-            for deal in series.deals.all()
-        ],
-        "events": [
-            {
-                "number": event.number,
-                "action": event.action,
-                "before": event.before,
-                "after": event.after,
-                "actor": _name(event.actor),
-                "via": event.via,
-                "created_at": _when(event.created_at),
-                # A removed deal's key: its form stays spent in the restored database too.
-                "entry_key": None if event.entry_key is None else str(event.entry_key),
-            }
-            for event in series.events.all()
-        ],
-    }
-    if secrets:
-        data["score_token"] = series.score_token
-        data["watch_token"] = series.watch_token
-    return data
-
-
-def _usernames(data: dict[str, Any]) -> set[str]:
-    names = {data["created_by"]}
-    names.update(deal["recorded_by"] for deal in data["deals"])
-    names.update(event["actor"] for event in data["events"])
-    names.discard(None)
-    return names
-
-
-def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[str]:
-    """The JSON document of ``series``, in pieces to stream: one series per line."""
-    ids = series.values("pk")
-    player_ids = Seat.objects.filter(series__in=ids).values("player_id")
-    players = Player.objects.filter(pk__in=player_ids).select_related("user")
-    leagues = League.objects.filter(
-        Q(pk__in=Series.objects.filter(pk__in=ids).values("league_id"))
-        | Q(pk__in=Player.objects.filter(pk__in=player_ids).values("league_id"))
-    ).order_by("pk")
-    users: set[str] = set()
-    yield f'{{"format":"{FORMAT}","version":{VERSION},"secrets":{_line(secrets)},\n"leagues":['
-    members = Membership.objects.select_related("user").order_by("user__username", "pk")
-    if secrets:
-        leagues = leagues.prefetch_related(Prefetch("memberships", queryset=members))
-    for index, league in enumerate(leagues):
-        data = {
-            "id": league.pk,
-            "name": league.name,
-            "rules": league.rules,
-            "created_at": _when(league.created_at),
-        }
-        if secrets:
-            data["invite_token"] = league.invite_token
-            data["invite_role"] = league.invite_role
-            data["share_token"] = league.share_token
-            data["members"] = [
-                {"user": _name(m.user), "role": m.role, "joined_at": _when(m.joined_at)}
-                for m in league.memberships.all()
-            ]
-            users.update(m["user"] for m in data["members"])
-        yield ("\n" if index == 0 else ",\n") + _line(data)
-    yield '],\n"players":['
-    for index, player in enumerate(players.order_by("pk")):
-        data = {
-            "id": player.pk,
-            "name": player.name,
-            "league": player.league_id,
-            "user": _name(player.user),
-            "created_at": _when(player.created_at),
-        }
-        if data["user"]:
-            users.add(data["user"])
-        yield ("\n" if index == 0 else ",\n") + _line(data)
-    yield '],\n"series":['
-    first = True
-    for batch in _batches(series):
-        for item in batch:
-            data = series_data(item, secrets=secrets)
-            users.update(_usernames(data))
-            yield ("\n" if first else ",\n") + _line(data)
-            first = False
-    yield '],\n"users":' + _line(sorted(users)) + "}\n"
-
-
-# --- CSV export --------------------------------------------------------------------------------
-
-
-#: Where a spreadsheet may start a cell inside our text: the file is written with commas, but a
-#: spreadsheet set to semicolons (Russian Excel's default) or tabs splits the line elsewhere,
-#: and one that ignores quotes starts a new row at a line break.
-CELL_BREAKS = frozenset(",;\t\r\n")
-#: What makes a spreadsheet read a cell as a formula (OWASP's list; tab and CR are breaks above).
-FORMULA_STARTS = frozenset("=+-@")
-
-
-def _cell(value: Any) -> Any:
-    """A spreadsheet cell: no piece of text a spreadsheet may read as a cell starts a formula.
-
-    Wherever a cell may start (the text's start, after any of ``CELL_BREAKS``), a formula
-    character, after blanks and quotes a spreadsheet would skip, gets an apostrophe before it:
-    ``y;+1+1`` becomes ``y;'+1+1``. Numbers stay numbers (a negative total is no formula).
-    """
-    if not isinstance(value, str) or FORMULA_STARTS.isdisjoint(value):
-        return value
-    marks = set()
-    for start in range(len(value)):
-        if start and value[start - 1] not in CELL_BREAKS:
-            continue
-        at = start
-        while at < len(value) and (value[at].isspace() or value[at] == '"'):
-            at += 1
-        if at < len(value) and value[at] in FORMULA_STARTS:
-            marks.add(at)
-    if not marks:
-        return value
-    return "".join("'" + char if at in marks else char for at, char in enumerate(value))
-
-
-def _csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow([_cell(value) for value in row])
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-
-
-def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
-    """One row per deal: card points, defeat points and running totals of every side."""
-    board = build(series, deals)
-
-    def rows():
-        header = [_("Deal"), _("Recorded at")]
-        for side in board.sides:
-            header += [
-                _("%(side)s: card points") % {"side": side.name},
-                _("%(side)s: defeat points") % {"side": side.name},
-                _("%(side)s: total") % {"side": side.name},
-            ]
-        yield [*header, _("Eggs"), _("Multiplier"), _("Result")]
-        for deal in board.deals:
-            row = [deal.number, _when(deal.row.created_at)]
-            for cell in deal.cells:
-                row += [cell["points"], cell["defeat"], cell["total"]]
-            yield [*row, "yes" if deal.eggs else "", deal.multiplier, deal.summary]
-
-    return _csv_lines(rows())
-
-
-def history_csv(series: QuerySet[Series]) -> Iterator[str]:
-    """One row per series, newest first: who played, the house rules, totals and the goat."""
-
-    def rows():
-        yield [
-            _("Series"),
-            _("Started"),
-            _("Finished at"),
-            _("League"),
-            _("Game"),
-            _("House rules"),
-            *(_("Side %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
-            *(_("Total %(n)s") % {"n": n} for n in range(1, MAX_SIDES + 1)),
-            _("Deals"),
-            _("Eggs"),
-            _("Finished"),
-            _("Goat"),
-            _("Winner"),
-        ]
-        for batch in _batches(series.order_by("-created_at", "-pk")):
-            for item in sorted(batch, key=lambda s: (s.created_at, s.pk), reverse=True):
-                seats = list(item.seats.all())
-                names = [
-                    " & ".join(seat.player.name for seat in seats if seat.side == side)
-                    for side in range(MAX_SIDES)
-                ]
-                totals = [*item.totals, "", "", ""][:MAX_SIDES]
-                try:
-                    label = rules_label(item.ruleset)
-                except rules.InvalidRuleset:
-                    label = ""
-                yield [
-                    item.pk,
-                    _when(item.created_at),
-                    _when(item.finished_at) or "",
-                    item.league.name if item.league else "",
-                    Mode(item.mode).label,
-                    label,
-                    *names,
-                    *totals,
-                    item.deal_count,
-                    item.eggs,
-                    "yes" if item.finished else "no",
-                    " & ".join(names[side] for side in item.goat_sides),
-                    names[item.winner_side] if item.winner_side is not None else "",
-                ]
-
-    return _csv_lines(rows())
-
-
-# --- JSON import -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -374,7 +77,17 @@ class _Check:
     def has(self, key: str) -> bool:
         return key in self.data
 
-    def integer(self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null=False) -> int | None:
+    @overload
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: Literal[False] = False
+    ) -> int: ...
+    @overload
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: Literal[True]
+    ) -> int | None: ...
+    def integer(
+        self, key: str, *, low: int = 0, high: int = MAX_INTEGER, null: bool = False
+    ) -> int | None:
         value = self.data.get(key)
         if value is None and null:
             return None
@@ -386,7 +99,17 @@ class _Check:
             raise self.refuse(_("%(key)s must be at most %(high)s.") % {"key": key, "high": high})
         return value
 
-    def text(self, key: str, *, longest: int, null=False, empty=False) -> str | None:
+    @overload
+    def text(
+        self, key: str, *, longest: int, null: Literal[False] = False, empty: bool = False
+    ) -> str: ...
+    @overload
+    def text(
+        self, key: str, *, longest: int, null: Literal[True], empty: bool = False
+    ) -> str | None: ...
+    def text(
+        self, key: str, *, longest: int, null: bool = False, empty: bool = False
+    ) -> str | None:
         value = self.data.get(key)
         if value is None and null:
             return None
@@ -403,13 +126,17 @@ class _Check:
             raise self.refuse(_("%(key)s must be true or false.") % {"key": key})
         return value
 
-    def when(self, key: str, *, null=False) -> datetime | None:
+    @overload
+    def when(self, key: str, *, null: Literal[False] = False) -> datetime: ...
+    @overload
+    def when(self, key: str, *, null: Literal[True]) -> datetime | None: ...
+    def when(self, key: str, *, null: bool = False) -> datetime | None:
         value = self.data.get(key)
         if value is None and null:
             return None
         try:
-            moment = datetime.fromisoformat(value)
-        except (TypeError, ValueError):
+            moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
             moment = None
         if moment is None or moment.tzinfo is None:
             raise self.refuse(
@@ -425,8 +152,8 @@ class _Check:
 
     def ruleset(self, key: str) -> rules.Ruleset:
         try:
-            return rules.Ruleset.from_dict(self.data.get(key))
-        except (rules.InvalidRuleset, TypeError) as error:
+            return rules.Ruleset.from_dict(self.data.get(key))  # type: ignore[arg-type]
+        except (rules.InvalidRuleset, TypeError) as error:  # not a dict, or not valid rules
             raise self.refuse(
                 _("the house rules are not valid (%(error)s).") % {"error": error}
             ) from None
@@ -440,6 +167,10 @@ def _entry_key(value: Any, check: _Check) -> uuid.UUID | None:
         raise check.refuse(_("entry_key is not a UUID.")) from None
 
 
+@overload
+def _snapshot(value: dict, check: _Check, key: str) -> dict: ...
+@overload
+def _snapshot(value: Any, check: _Check, key: str) -> dict | None: ...
 def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
     """An audit event's deal values: points and tricks per original side, or nothing."""
     if value is None:
@@ -449,7 +180,7 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
         and set(value) == {"points", "tricks"}
         and isinstance(value["points"], list)
         and isinstance(value["tricks"], list)
-        and len(value["points"]) == len(value["tricks"]) == MAX_SIDES
+        and len(value["points"]) == len(value["tricks"]) == rules.MAX_SIDES
         and all(
             p is None or (type(p) is int and 0 <= p <= rules.DEAL_TOTAL) for p in value["points"]
         )
@@ -458,6 +189,18 @@ def _snapshot(value: Any, check: _Check, key: str) -> dict | None:
     if not ok:
         raise check.refuse(_("%(key)s is not a deal's points and tricks.") % {"key": key})
     return value
+
+
+@dataclass
+class _SeriesRows:
+    """One series of the document, read and checked: its rows, ready to be written."""
+
+    series: Series
+    rematch_of: int | None
+    created_by: str | None  # usernames, turned into ids when the accounts exist
+    seats: list[Seat]
+    deals: list[tuple[Deal, str | None]]
+    events: list[tuple[DealEvent, str | None]]
 
 
 class _Importer:
@@ -474,15 +217,23 @@ class _Importer:
             )
         self.top = top
         self.secrets = top.boolean("secrets")
-        self.usernames = set()
+        self.usernames: set[str] = set()
         for name in top.items("users"):
             if not isinstance(name, str) or not name or len(name) > 150:
                 raise ImportRefused(_("users must be a list of usernames."))
             self.usernames.add(name)
+        # What ``read`` fills in, in the document's order.
         self.leagues: list[League] = []
+        self.league_ids: set[int] = set()
         self.members: list[tuple[int, str, str, datetime]] = []
         self.players: list[tuple[Player, str | None]] = []
-        self.series: list[dict[str, Any]] = []
+        self.player_leagues: dict[int, int | None] = {}  # the league of each player id
+        self.series: list[_SeriesRows] = []
+        self.series_ids: set[int] = set()
+
+    @property
+    def player_ids(self) -> set[int]:
+        return set(self.player_leagues)
 
     def user(self, check: _Check, key: str) -> str | None:
         name = check.data.get(key)
@@ -495,80 +246,73 @@ class _Importer:
         return name
 
     def read(self) -> None:
-        league_ids: set[int] = set()
         for raw in self.top.items("leagues"):
-            check = _Check(raw, _("a league"))
-            pk = check.integer("id", low=1, high=MAX_ID)
-            check = _Check(raw, _("league %(id)s") % {"id": pk})
-            if pk in league_ids:
-                raise check.refuse(_("the id appears twice."))
-            league_ids.add(pk)
-            league = League(
-                pk=pk,
-                name=check.text("name", longest=80),
-                rules=check.ruleset("rules").to_dict(),
-                created_at=check.when("created_at"),
-            )
-            if self.secrets:
-                league.invite_token = check.text("invite_token", longest=64, null=True)
-                league.share_token = check.text("share_token", longest=64, null=True)
-                role = check.data.get("invite_role")
-                if role not in Role.values:
-                    raise check.refuse(_("invite_role is not a role."))
-                league.invite_role = role
-                for member in check.items("members"):
-                    inner = _Check(member, check.where)
-                    if member.get("role") not in Role.values:
-                        raise check.refuse(_("a member's role is not a role."))
-                    self.members.append(
-                        (
-                            pk,
-                            self.user(inner, "user") or "",
-                            member["role"],
-                            inner.when("joined_at"),
-                        )
-                    )
-                    if not self.members[-1][1]:
-                        raise check.refuse(_("a member has no username."))
-            self.leagues.append(league)
-        player_ids: set[int] = set()
-        self.player_leagues: dict[int, int | None] = {}
+            self.read_league(raw)
         for raw in self.top.items("players"):
-            check = _Check(raw, _("a player"))
-            pk = check.integer("id", low=1, high=MAX_ID)
-            check = _Check(raw, _("player %(id)s") % {"id": pk})
-            if pk in player_ids:
-                raise check.refuse(_("the id appears twice."))
-            player_ids.add(pk)
-            league = check.integer("league", low=1, high=MAX_ID, null=True)
-            if league is not None and league not in league_ids:
-                raise check.refuse(_("its league is not in the file."))
-            self.player_leagues[pk] = league
-            player = Player(
-                pk=pk,
-                name=check.text("name", longest=MAX_NAME),
-                league_id=league,
-                created_at=check.when("created_at"),
-            )
-            self.players.append((player, self.user(check, "user")))
+            self.read_player(raw)
         # A league may hold names with one key, stored before keys were: they stay apart as the
         # migration that brought the keys kept them.
         keys = league_keys((p.pk, p.league_id, p.name) for p, _user in self.players)
         for player, _user in self.players:
             player.name_key = keys[player.pk]
-        self.player_ids = player_ids
-        self.league_ids = league_ids
-        series_ids: set[int] = set()
         for raw in self.top.items("series"):
             check = _Check(raw, _("a series"))
             pk = check.integer("id", low=1, high=MAX_ID)
-            if pk in series_ids:
+            if pk in self.series_ids:
                 raise ImportRefused(_("series %(id)s: the id appears twice.") % {"id": pk})
-            series_ids.add(pk)
+            self.series_ids.add(pk)
             self.series.append(self.read_series(raw, pk))
-        self.series_ids = series_ids
 
-    def read_series(self, raw: dict, pk: int) -> dict[str, Any]:
+    def read_league(self, raw: Any) -> None:
+        check = _Check(raw, _("a league"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("league %(id)s") % {"id": pk})
+        if pk in self.league_ids:
+            raise check.refuse(_("the id appears twice."))
+        self.league_ids.add(pk)
+        league = League(
+            pk=pk,
+            name=check.text("name", longest=MAX_LEAGUE_NAME),
+            rules=check.ruleset("rules").to_dict(),
+            created_at=check.when("created_at"),
+        )
+        if self.secrets:
+            league.invite_token = check.text("invite_token", longest=64, null=True)
+            league.share_token = check.text("share_token", longest=64, null=True)
+            role = check.data.get("invite_role")
+            if role not in Role.values:
+                raise check.refuse(_("invite_role is not a role."))
+            league.invite_role = role
+            for member in check.items("members"):
+                inner = _Check(member, check.where)
+                if member.get("role") not in Role.values:
+                    raise check.refuse(_("a member's role is not a role."))
+                username = self.user(inner, "user") or ""
+                joined = inner.when("joined_at")
+                if not username:
+                    raise check.refuse(_("a member has no username."))
+                self.members.append((pk, username, member["role"], joined))
+        self.leagues.append(league)
+
+    def read_player(self, raw: Any) -> None:
+        check = _Check(raw, _("a player"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("player %(id)s") % {"id": pk})
+        if pk in self.player_leagues:
+            raise check.refuse(_("the id appears twice."))
+        league = check.integer("league", low=1, high=MAX_ID, null=True)
+        if league is not None and league not in self.league_ids:
+            raise check.refuse(_("its league is not in the file."))
+        self.player_leagues[pk] = league
+        player = Player(
+            pk=pk,
+            name=check.text("name", longest=MAX_NAME),
+            league_id=league,
+            created_at=check.when("created_at"),
+        )
+        self.players.append((player, self.user(check, "user")))
+
+    def read_series(self, raw: dict, pk: int) -> _SeriesRows:
         check = _Check(raw, _("series %(id)s") % {"id": pk})
         mode = raw.get("mode")
         if not isinstance(mode, str) or mode not in SHAPES:
@@ -601,8 +345,27 @@ class _Importer:
         positions = sorted(_Check(seat, check.where).integer("position") for seat in seats_raw)
         if positions != list(range(shape.seats)):
             raise check.refuse(_("the seats do not match the game."))
-        deals: list[tuple[Deal, str | None]] = []
         running = rules.Series(shape.sides, rules=ruleset)
+        deals = self.read_deals(check, pk, running)
+        derived = derived_values(running.state)
+        if check.data.get("derived") != derived.series:
+            raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
+        for name, value in derived.series.items():
+            setattr(series, name, value)
+        return _SeriesRows(
+            series=series,
+            rematch_of=rematch_of,
+            created_by=created_by,
+            seats=self.read_seats(check, seats_raw, series, derived),
+            deals=deals,
+            events=self.read_events(check, pk),
+        )
+
+    def read_deals(
+        self, check: _Check, pk: int, running: rules.Series
+    ) -> list[tuple[Deal, str | None]]:
+        """The series' deal rows, each replayed by ``running`` (the engine) as it is read."""
+        deals: list[tuple[Deal, str | None]] = []
         for expected, item in enumerate(check.items("deals"), start=1):
             inner = _Check(item, check.where)
             number = inner.integer("number", low=1)
@@ -619,8 +382,8 @@ class _Importer:
                 created_at=deal_check.when("created_at"),
                 updated_at=deal_check.when("updated_at"),
                 entry_key=entry_key,
-                **{f"points_{side}": snapshot["points"][side] for side in range(MAX_SIDES)},
-                **{f"tricks_{side}": snapshot["tricks"][side] for side in range(MAX_SIDES)},
+                **{f"points_{side}": snapshot["points"][side] for side in range(rules.MAX_SIDES)},
+                **{f"tricks_{side}": snapshot["tricks"][side] for side in range(rules.MAX_SIDES)},
             )
             in_play = running.in_play
             try:
@@ -635,12 +398,13 @@ class _Importer:
             except rules.InvalidDeal as error:
                 raise deal_check.refuse(engine_message(error)) from None
             deals.append((row, self.user(deal_check, "recorded_by")))
-        derived = derived_values(running.state)
-        if check.data.get("derived") != derived.series:
-            raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
-        for name, value in derived.series.items():
-            setattr(series, name, value)
+        return deals
 
+    def read_seats(
+        self, check: _Check, seats_raw: list, series: Series, derived: Derived
+    ) -> list[Seat]:
+        """The series' seats, with the deal figures the replay gives (``derived``)."""
+        shape = series.shape
         seats = []
         seen_players = set()
         for item in seats_raw:
@@ -648,7 +412,7 @@ class _Importer:
             position = inner.integer("position")
             side = inner.integer("side")
             player = inner.integer("player", low=1, high=MAX_ID)
-            if player not in self.player_ids:
+            if player not in self.player_leagues:
                 raise check.refuse(_("a seat's player is not in the file."))
             if player in seen_players:
                 raise check.refuse(_("a player sits at two seats."))
@@ -663,9 +427,12 @@ class _Importer:
             if any(item.get(key) != values[key] for key in SEAT_DERIVED):
                 raise check.refuse(_("a seat's total, goat or winner does not match the deals."))
             seats.append(
-                Seat(series_id=pk, player_id=player, position=position, side=side, **values)
+                Seat(series_id=series.pk, player_id=player, position=position, side=side, **values)
             )
+        return seats
 
+    def read_events(self, check: _Check, pk: int) -> list[tuple[DealEvent, str | None]]:
+        """The series' audit trail."""
         events = []
         for item in check.items("events"):
             inner = _Check(item, check.where)
@@ -687,14 +454,7 @@ class _Importer:
                     self.user(inner, "actor"),
                 )
             )
-        return {
-            "series": series,
-            "rematch_of": rematch_of,
-            "created_by": created_by,
-            "seats": seats,
-            "deals": deals,
-            "events": events,
-        }
+        return events
 
     def refuse_taken(self) -> None:
         for model, ids, label in (
@@ -732,29 +492,28 @@ class _Importer:
         def user_id(name: str | None) -> int | None:
             return None if name is None else existing[name].pk
 
-        for player, name in self.players:
-            player.user_id = user_id(name)
+        for player, username in self.players:
+            player.user_id = user_id(username)
         series_rows = []
         known = self.series_ids | set(
-            _existing(Series, {s["rematch_of"] for s in self.series} - {None})
+            _existing(Series, {s.rematch_of for s in self.series if s.rematch_of is not None})
         )
         for item in self.series:
-            series = item["series"]
-            series.created_by_id = user_id(item["created_by"])
-            series_rows.append(series)
+            item.series.created_by_id = user_id(item.created_by)
+            series_rows.append(item.series)
         deals, seats, events = [], [], []
         for item in self.series:
-            seats += item["seats"]
-            for row, name in item["deals"]:
-                row.recorded_by_id = user_id(name)
+            seats += item.seats
+            for row, recorded_by in item.deals:
+                row.recorded_by_id = user_id(recorded_by)
                 deals.append(row)
-            for event, name in item["events"]:
-                event.actor_id = user_id(name)
+            for event, actor in item.events:
+                event.actor_id = user_id(actor)
                 events.append(event)
         with kept_timestamps(League, Membership, Player, Series, Deal, DealEvent):
             League.objects.bulk_create(self.leagues)
             Membership.objects.bulk_create(
-                Membership(league_id=league, user_id=user_id(name), role=role, joined_at=joined)
+                Membership(league_id=league, user_id=existing[name].pk, role=role, joined_at=joined)
                 for league, name, role, joined in self.members
             )
             Player.objects.bulk_create(player for player, _name in self.players)
@@ -764,9 +523,9 @@ class _Importer:
             DealEvent.objects.bulk_create(events)
         linked = []
         for item in self.series:
-            if item["rematch_of"] in known:
-                item["series"].rematch_of_id = item["rematch_of"]
-                linked.append(item["series"])
+            if item.rematch_of in known:
+                item.series.rematch_of_id = item.rematch_of
+                linked.append(item.series)
         Series.objects.bulk_update(linked, ["rematch_of"], batch_size=500)
         _reset_sequences()
         return ImportSummary(

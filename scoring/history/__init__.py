@@ -1,0 +1,1 @@
+"""History: lists of past and current series, a series' score sheet, a player's record."""

@@ -190,10 +190,14 @@ def defeat_chart(
 class Month(Protocol):
     """One month of a player's results (``records.MonthResults`` is one)."""
 
-    month: date
-    played: int
-    won: int
-    goat: int
+    @property
+    def month(self) -> date: ...
+    @property
+    def played(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def goat(self) -> int: ...
 
 
 def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChart:
@@ -218,7 +222,7 @@ def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChar
     for index, month in enumerate(months):
         x = left + slot * index + (slot - width) / 2
         name = date_format(month.month, "M Y")
-        base = bottom
+        base: float = bottom
         other = month.played - month.won - month.goat
         for kind, count in (("goat", month.goat), ("won", month.won), ("other", other)):
             if count <= 0:

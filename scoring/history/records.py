@@ -32,6 +32,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from scoring import rules
 from scoring.models import Player, Seat, Series
 
 #: How many months the results chart shows at most (the most recent ones).
@@ -54,19 +55,8 @@ class MonthResults:
     goat: int
 
 
-@dataclass(frozen=True)
-class DealTally:
-    """Deal-level figures, the sum of the seats' stored ``rules.side_tallies``."""
-
-    played: int = 0
-    won: int = 0
-    lost: int = 0
-    naked: int = 0
-    eggs: int = 0
-    narrow_saves: int = 0
-
-
-#: ``DealTally`` field -> the ``Seat`` field it adds up.
+#: ``rules.SideTally`` field -> the ``Seat`` field that stores it (a player's deal figures are
+#: the sum of their seats' tallies).
 TALLY_FIELDS = {
     "played": "deals_played",
     "won": "deals_won",
@@ -85,7 +75,7 @@ class PlayerRecord:
     series_won: int = 0
     goats: int = 0
     goats_with_eggs: int = 0
-    deals: DealTally = field(default_factory=DealTally)
+    deals: rules.SideTally = field(default_factory=rules.SideTally)
     best_partner: Partner | None = None
     toughest_opponent: Partner | None = None
     current_streak: int = 0  # finished series in a row without being the goat, up to now
@@ -257,7 +247,7 @@ def player_record(player: Player, series: QuerySet[Series] | None) -> PlayerReco
         series_won=totals["won"],
         goats=totals["goats"],
         goats_with_eggs=totals["goats_with_eggs"],
-        deals=DealTally(**{name: totals[f"sum_{name}"] for name in TALLY_FIELDS}),
+        deals=rules.SideTally(**{name: totals[f"sum_{name}"] for name in TALLY_FIELDS}),
     )
     if not record.series_played:
         return record

@@ -1,170 +1,33 @@
 """History: the series a request may see, newest first, filtered, and paged by a cursor.
 
-Every selector takes a base queryset of series (``selectors.visible_series(request)`` for the
-history page, a league's series for a league's shared page) so the same filters and rows serve
-both. Paging uses a keyset cursor ("older than series 123") instead of page numbers: a page costs
-the same few queries whether the history holds a hundred series or a hundred thousand.
+The filters and pages take a base queryset of series: what the request may see
+(``table.selectors.visible_series``) for the history page, the series it may see a player in
+(``player_scope``) for a player's latest series. Paging uses a keyset cursor ("older than series
+123") instead of page numbers: a page costs the same few queries whether the history holds a
+hundred series or a hundred thousand. Each row is a ``rows.SeriesRow``, as in every list of series.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
-from django import forms
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_lazy as _
 
-from scoring import rules
-from scoring.middleware import MAX_ID
+from scoring.days import day_start, next_day_start
+from scoring.history.forms import FINISHED, PLAYING
+from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
 from scoring.models import League, Membership, Player, Seat, Series
-from scoring.modes import Mode
+from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings
 from scoring.table import selectors
-from scoring.widgets import ListSelect
 
 PAGE_SIZE = 20
-FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
-CUSTOM = "custom"
-FINISHED = "finished"
-PLAYING = "playing"
-
-#: House-rule families: a preset's settings with any target ("Classic, out at 24").
-RULE_FAMILIES = {
-    "classic": _("Classic"),
-    "eggs-double": _("Eggs double the next deal"),
-    "eggs-stacking": _("Eggs stack"),
-    "tie-penalty": _("Tie penalty"),
-}
-
-
-def rules_family(ruleset: rules.Ruleset) -> str | None:
-    """The preset whose settings these rules share (the target aside), or None for custom rules."""
-    for name, preset in rules.PRESETS.items():
-        if rules.Ruleset(**{**preset.to_dict(), "target": ruleset.target}) == ruleset:
-            return name
-    return None
-
-
-def rules_label(ruleset: rules.Ruleset) -> str:
-    """ "Classic, out at 12" or "Custom rules, out at 31", for lists and score sheets."""
-    family = rules_family(ruleset)
-    name = RULE_FAMILIES[family] if family else gettext("Custom rules")
-    return gettext("%(rules)s, out at %(target)s") % {"rules": name, "target": ruleset.target}
 
 
 def _family_q(name: str) -> Q:
-    settings = rules.PRESETS[name].to_dict()
-    settings.pop("target")
-    return Q(**{f"rules__{key}": value for key, value in settings.items()})
-
-
-class HistoryFilterForm(forms.Form):
-    """The history's filters, read from the query string; every field may be left empty."""
-
-    player = forms.TypedChoiceField(
-        label=_("Player"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=ListSelect,
-        error_messages={"invalid_choice": _("Pick a player from the list.")},
-    )
-    league = forms.TypedChoiceField(
-        label=_("League"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        widget=ListSelect,
-        error_messages={"invalid_choice": _("Pick one of your leagues.")},
-    )
-    start = forms.DateField(
-        label=_("From"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": _("Enter a date such as 2025-03-31.")},
-    )
-    end = forms.DateField(
-        label=_("To"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
-        error_messages={"invalid": _("Enter a date such as 2025-03-31.")},
-    )
-    mode = forms.ChoiceField(
-        label=_("Game"),
-        required=False,
-        choices=[("", _("Any game")), *Mode.choices],
-        error_messages={"invalid_choice": _("Pick a game from the list.")},
-    )
-    rules = forms.ChoiceField(
-        label=_("House rules"),
-        required=False,
-        choices=[("", _("Any house rules")), *RULE_FAMILIES.items(), (CUSTOM, _("Custom rules"))],
-        error_messages={"invalid_choice": _("Pick house rules from the list.")},
-    )
-    status = forms.ChoiceField(
-        label=_("Finished?"),
-        required=False,
-        choices=[
-            ("", _("Finished or not")),
-            (FINISHED, _("Finished")),
-            (PLAYING, _("In progress")),
-        ],
-        error_messages={"invalid_choice": _("Pick finished or in progress.")},
-    )
-    before = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
-    after = forms.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, widget=forms.HiddenInput
-    )
-
-    FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
-
-    def __init__(
-        self,
-        data=None,
-        *,
-        players: Sequence[tuple[int, str]] = (),
-        leagues: Sequence[tuple[int, str]] = (),
-        **kwargs,
-    ) -> None:
-        super().__init__(data, **kwargs)
-        self.fields["player"].choices = [("", _("Anyone")), *players]
-        self.fields["league"].choices = [("", _("All my games")), *leagues]
-        if not leagues:
-            self.fields["league"].widget = forms.HiddenInput()
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        for name in ("start", "end"):
-            day = data.get(name)
-            if day and not FIRST_YEAR <= day.year <= LAST_YEAR:
-                self.add_error(name, gettext("Pick a date between the years 1900 and 9998."))
-                data.pop(name, None)
-        start, end = data.get("start"), data.get("end")
-        if start and end and start > end:
-            self.add_error("end", gettext("The end date comes before the start date."))
-        if data.get("before") and data.get("after"):
-            raise forms.ValidationError(gettext("This page link is broken; start from the top."))
-        return data
-
-    def filter_fields(self):
-        return [
-            self[name] for name in self.FILTERS if name != "league" or self.fields[name].choices[1:]
-        ]
-
-    @property
-    def is_filtered(self) -> bool:
-        return self.is_bound and any(self.data.get(name) for name in self.FILTERS)
-
-
-def _day_start(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
+    return Q(**{f"rules__{key}": value for key, value in family_settings(name).items()})
 
 
 def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[Series]:
@@ -174,9 +37,9 @@ def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[S
     if data.get("league"):
         series = series.filter(league_id=data["league"])
     if data.get("start"):
-        series = series.filter(created_at__gte=_day_start(data["start"]))
+        series = series.filter(created_at__gte=day_start(data["start"]))
     if data.get("end"):
-        series = series.filter(created_at__lt=_day_start(data["end"] + timedelta(days=1)))
+        series = series.filter(created_at__lt=next_day_start(data["end"]))
     if data.get("mode"):
         series = series.filter(mode=data["mode"])
     family = data.get("rules")
@@ -193,68 +56,8 @@ def history_filter(series: QuerySet[Series], data: dict[str, Any]) -> QuerySet[S
 
 
 @dataclass(frozen=True)
-class SideSummary:
-    players: list[Player]
-    total: int
-    goat: bool
-    winner: bool
-
-    @property
-    def name(self) -> str:
-        return " & ".join(player.name for player in self.players)
-
-
-@dataclass(frozen=True)
-class HistoryRow:
-    series: Series
-    sides: list[SideSummary]
-    rules: str
-
-    @property
-    def goats(self) -> str:
-        return gettext(" and ").join(side.name for side in self.sides if side.goat)
-
-    @property
-    def result(self) -> str:
-        """Who was the goat, in words; or that the series is still being played."""
-        series = self.series
-        if not series.finished:
-            return gettext("In progress")
-        count = len(series.goat_sides)
-        if series.eggs and count:
-            text = ngettext("%(goats)s: goat with eggs", "%(goats)s: goats with eggs", count)
-        elif count:
-            text = ngettext("%(goats)s: the goat", "%(goats)s: the goats", count)
-        else:
-            return gettext("Finished")
-        return text % {"goats": self.goats}
-
-
-def history_row(series: Series) -> HistoryRow:
-    """A list row of a series whose seats (with players) are prefetched."""
-    seats = sorted(series.seats.all(), key=lambda seat: seat.position)
-    totals = series.totals or []
-    sides = []
-    for side in range(series.shape.sides):
-        players = [seat.player for seat in seats if seat.side == side]
-        sides.append(
-            SideSummary(
-                players=players,
-                total=totals[side] if side < len(totals) else 0,
-                goat=side in (series.goat_sides or []),
-                winner=series.winner_side == side,
-            )
-        )
-    try:
-        label = rules_label(series.ruleset)
-    except rules.InvalidRuleset:
-        label = gettext("Custom rules")
-    return HistoryRow(series=series, sides=sides, rules=label)
-
-
-@dataclass(frozen=True)
 class HistoryPage:
-    rows: list[HistoryRow]
+    rows: list[SeriesRow]
     newer: int | None  # the cursor for ``?after=``: there are newer series
     older: int | None  # the cursor for ``?before=``: there are older series
 
@@ -285,26 +88,33 @@ def history_page(
     if after is not None:
         created, pk = _cursor(after)
         newer_first = series.filter(Q(created_at__gt=created) | Q(created_at=created, pk__gt=pk))
-        found = list(selectors.with_seats(newer_first.order_by("created_at", "pk"))[: size + 1])
-        more = len(found) > size
-        found = found[:size][::-1]
+        found = newer_first.order_by("created_at", "pk").values_list(*ROW_FIELDS)[: size + 1]
+        rows = series_rows(found)
+        more = len(rows) > size
+        rows = rows[:size][::-1]
         return HistoryPage(
-            rows=[history_row(item) for item in found],
-            newer=found[0].pk if more and found else None,
-            older=found[-1].pk if found else None,
+            rows=rows,
+            newer=rows[0].pk if more and rows else None,
+            older=rows[-1].pk if rows else None,
         )
     page = series.order_by("-created_at", "-pk")
     if before is not None:
         created, pk = _cursor(before)
         page = page.filter(Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk))
-    found = list(selectors.with_seats(page)[: size + 1])
-    more = len(found) > size
-    found = found[:size]
+    rows = series_rows(page.values_list(*ROW_FIELDS)[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
     return HistoryPage(
-        rows=[history_row(item) for item in found],
-        newer=found[0].pk if before is not None and found else None,
-        older=found[-1].pk if more else None,
+        rows=rows,
+        newer=rows[0].pk if before is not None and rows else None,
+        older=rows[-1].pk if more else None,
     )
+
+
+def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
+    """The home page's list: in progress first, then the newest."""
+    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
+    return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
 
 
 def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.history.charts import LineChart, defeat_chart
-from scoring.history.selectors import rules_label
 from scoring.models import Deal, DealEvent, Series
+from scoring.rulesets import rules_label
 from scoring.table.scoreboard import Scoreboard, build, goat_title
 
 VIA_LABELS = {

@@ -1,66 +1,41 @@
-"""Forms for leagues, standings filters and accounts: parse what was typed or picked."""
+"""Forms for leagues and their standings filters: parse what was typed or picked."""
 
 from __future__ import annotations
 
 from datetime import date
-from functools import lru_cache
+from typing import cast
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
 from scoring.leagues.standings import ALL_RULES, StandingsFilter
-from scoring.models import Role
-from scoring.rulesets import ruleset_from_key
-from scoring.table.forms import CUSTOM, EGGS_LABELS, NAKED_LABELS, PRESET_LABELS, SeriesForm
+from scoring.models import MAX_LEAGUE_NAME, Role
+from scoring.rulesets import KEY_MAX_LENGTH, HouseRulesForm, ruleset_from_key, ruleset_label
 from scoring.widgets import ListSelect
 
-LEAGUE_NAME_MAX = 80
 # A season's ends stay well inside what every database and time zone can represent.
 FIRST_DAY = date(1900, 1, 1)
 LAST_DAY = date(2100, 12, 31)
 
 
-class LeagueForm(forms.Form):
+class LeagueForm(HouseRulesForm):
     """A league's name and its default house rules (a preset or custom settings)."""
 
-    name = forms.CharField(label=_("League name"), max_length=LEAGUE_NAME_MAX)
-    preset = SeriesForm.base_fields["preset"]
-    target = SeriesForm.base_fields["target"]
-    save_line = SeriesForm.base_fields["save_line"]
-    save_line_three = SeriesForm.base_fields["save_line_three"]
-    naked = SeriesForm.base_fields["naked"]
-    eggs = SeriesForm.base_fields["eggs"]
-    ending = SeriesForm.base_fields["ending"]
+    field_order = ["name"]
 
-    RULE_FIELDS = SeriesForm.RULE_FIELDS
+    name = forms.CharField(label=_("League name"), max_length=MAX_LEAGUE_NAME)
 
     @classmethod
     def initial_for(cls, name: str, ruleset: rules.Ruleset) -> dict:
-        return {"name": name, "preset": ruleset.preset_name or CUSTOM, **ruleset.to_dict()}
-
-    def rule_fields(self):
-        return [self[name] for name in self.RULE_FIELDS]
+        return {"name": name, **cls.rules_initial(ruleset)}
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError(gettext("Give the league a name."))
         return name
-
-    def clean(self):
-        data = super().clean()
-        preset = data.get("preset")
-        if preset in rules.PRESETS:
-            data["ruleset"] = rules.PRESETS[preset]
-        elif preset == CUSTOM:
-            try:
-                data["ruleset"] = rules.Ruleset(**{name: data[name] for name in self.RULE_FIELDS})
-            except (KeyError, rules.InvalidRuleset):
-                self.add_error("preset", gettext("Check the custom house rules."))
-        return data
 
 
 INVITE_ROLES = [(Role.SCORER.value, Role.SCORER.label), (Role.VIEWER.value, Role.VIEWER.label)]
@@ -86,7 +61,9 @@ class MemberForm(forms.Form):
 
     def __init__(self, *args, memberships=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["membership"].choices = [(m.pk, m.user.get_username()) for m in memberships]
+        cast(forms.ChoiceField, self.fields["membership"]).choices = [
+            (m.pk, m.user.get_username()) for m in memberships
+        ]
 
 
 class PlayerLinkForm(forms.Form):
@@ -98,7 +75,7 @@ class PlayerLinkForm(forms.Form):
 
     def __init__(self, *args, memberships=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["user"].choices = [("", gettext("— nobody —"))] + [
+        cast(forms.ChoiceField, self.fields["user"]).choices = [("", gettext("— nobody —"))] + [
             (m.user_id, m.user.get_username()) for m in memberships
         ]
 
@@ -108,7 +85,9 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args, leagues=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["league"].choices = [(league.pk, league.name) for league in leagues]
+        cast(forms.ChoiceField, self.fields["league"]).choices = [
+            (league.pk, league.name) for league in leagues
+        ]
 
 
 class StandingsFilterForm(forms.Form):
@@ -125,7 +104,7 @@ class StandingsFilterForm(forms.Form):
         label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     rules = forms.CharField(
-        label=_("House rules"), required=False, max_length=80, widget=ListSelect
+        label=_("House rules"), required=False, max_length=KEY_MAX_LENGTH, widget=ListSelect
     )
 
     def __init__(self, *args, rulesets=(), **kwargs):
@@ -144,7 +123,8 @@ class StandingsFilterForm(forms.Form):
         return key
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in ("date_from", "date_to"):
             day = data.get(name)
             if day and not FIRST_DAY <= day <= LAST_DAY:
@@ -167,22 +147,6 @@ class StandingsFilterForm(forms.Form):
         )
 
 
-def ruleset_label(key: str, ruleset: rules.Ruleset) -> str:
-    return _ruleset_label(key, ruleset, get_language())
-
-
-@lru_cache(maxsize=512)
-def _ruleset_label(key: str, ruleset: rules.Ruleset, language: str | None) -> str:
-    """Worded once per ruleset and language: a league offers dozens in its filter."""
-    if key in PRESET_LABELS:
-        return str(PRESET_LABELS[key])
-    return gettext("Custom: out at %(target)s; %(eggs)s; %(naked)s") % {
-        "target": ruleset.target,
-        "eggs": EGGS_LABELS[ruleset.eggs],
-        "naked": NAKED_LABELS[ruleset.naked],
-    }
-
-
 class HeadToHeadForm(forms.Form):
     first = forms.TypedChoiceField(label=_("Player"), coerce=int, choices=[], widget=ListSelect)
     second = forms.TypedChoiceField(label=_("against"), coerce=int, choices=[], widget=ListSelect)
@@ -190,24 +154,12 @@ class HeadToHeadForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         choices = [(player.pk, player.name) for player in players]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        cast(forms.ChoiceField, self.fields["first"]).choices = choices
+        cast(forms.ChoiceField, self.fields["second"]).choices = choices
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", gettext("Pick two different players."))
         return data
-
-
-class SignupForm(UserCreationForm):
-    """A username and a password; an e-mail address only to reset a forgotten password."""
-
-    email = forms.EmailField(
-        label=_("E-mail (optional)"),
-        required=False,
-        help_text=_("Only used to send you a link if you forget your password."),
-    )
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")

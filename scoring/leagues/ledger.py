@@ -170,8 +170,9 @@ class Ledger:
             text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else ""
             if text not in keys:
                 keys[text] = _key_of(ruleset)
-            if keys[text] is not None:
-                self.rulesets.add(keys[text])
+            key = keys[text]
+            if key is not None:
+                self.rulesets.add(key)
             if not accepts(finished_at, ruleset):
                 continue
             n += 1

@@ -7,7 +7,7 @@ with a message a player understands; nothing changes then.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -29,9 +29,7 @@ def _locked_league(league: League) -> League:
 
 
 @transaction.atomic
-def league_create(
-    *, name: str, user: AbstractBaseUser, ruleset: rules.Ruleset | None = None
-) -> League:
+def league_create(*, name: str, user: User, ruleset: rules.Ruleset | None = None) -> League:
     """A new league whose only member, its owner, is ``user``."""
     clean = " ".join(name.split())
     if not clean:
@@ -83,7 +81,7 @@ def invite_revoke(*, league: League) -> League:
 
 
 @transaction.atomic
-def league_join(*, token: str, user: AbstractBaseUser) -> Membership:
+def league_join(*, token: str, user: User) -> Membership:
     """Join the league whose invite link this is; a member keeps the role they have."""
     league = League.objects.select_for_update().filter(invite_token=token).first()
     if not token or league is None:
@@ -133,7 +131,7 @@ def membership_remove(*, league: League, membership_id: int) -> int:
 
 
 @transaction.atomic
-def league_leave(*, league: League, user: AbstractBaseUser) -> None:
+def league_leave(*, league: League, user: User) -> None:
     """Leave a league; an owner must first hand the league to someone else."""
     league = _locked_league(league)
     membership = Membership.objects.filter(league=league, user=user).first()
@@ -146,7 +144,7 @@ def league_leave(*, league: League, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def ownership_transfer(*, league: League, user: AbstractBaseUser, membership_id: int) -> None:
+def ownership_transfer(*, league: League, user: User, membership_id: int) -> None:
     """``user`` (an owner) makes another member the owner and becomes a scorer."""
     league = _locked_league(league)
     current = Membership.objects.filter(league=league, user=user, role=Role.OWNER).first()
@@ -184,7 +182,7 @@ def player_link_user(*, league: League, player_id: int, user_id: int | None) -> 
 
 
 @transaction.atomic
-def series_move_to_league(*, series: Series, league: League, user: AbstractBaseUser) -> Series:
+def series_move_to_league(*, series: Series, league: League, user: User) -> Series:
     """Move a quick game into a league where ``user`` scores, matching players by name.
 
     Only the game's creator may do it (``access.series_access`` says who; the view checks). Each

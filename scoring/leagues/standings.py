@@ -2,7 +2,7 @@
 
 Everything is counted from what ``services.series_refresh`` stored on each finished series and
 its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the seats' deal tallies
-such as ``deals_naked``), folded series by series into a ``standings_ledger.Ledger`` (ratings
+such as ``deals_naked``), folded series by series into a ``ledger.Ledger`` (ratings
 depend on the order). The table shown is kept in a ``StandingsSnapshot`` row with the tally it
 came from, and is valid while the league's ``results_version`` stays what it was: every write
 that changes a finished series bumps it. When it has moved, the stored tally takes in only the
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q, QuerySet
@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.formats import get_format
 
 from scoring import rules
+from scoring.days import day_start, next_day_start
 from scoring.leagues.ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
 from scoring.leagues.ranking import rank_key
 from scoring.leagues.ratings import Rating
@@ -56,9 +57,9 @@ class StandingsFilter:
         """Finished series of ``league`` that pass the filter, for a query on ``prefix``."""
         conditions = {f"{prefix}league": league, f"{prefix}finished": True}
         if self.date_from:
-            conditions[f"{prefix}finished_at__gte"] = _day_start(self.date_from)
+            conditions[f"{prefix}finished_at__gte"] = day_start(self.date_from)
         if self.date_to:
-            conditions[f"{prefix}finished_at__lt"] = _day_start(self.date_to + timedelta(days=1))
+            conditions[f"{prefix}finished_at__lt"] = next_day_start(self.date_to)
         ruleset = ruleset_from_key(self.ruleset) if self.ruleset else None
         if self.ruleset and ruleset is None:
             conditions[f"{prefix}pk__in"] = []
@@ -69,9 +70,9 @@ class StandingsFilter:
 
     def accepts(self, finished_at: datetime, ruleset_data) -> bool:
         """Whether a series that finished at ``finished_at`` counts: ``series_q`` in Python."""
-        if self.date_from and finished_at < _day_start(self.date_from):
+        if self.date_from and finished_at < day_start(self.date_from):
             return False
-        if self.date_to and finished_at >= _day_start(self.date_to + timedelta(days=1)):
+        if self.date_to and finished_at >= next_day_start(self.date_to):
             return False
         if not self.ruleset:
             return True
@@ -88,25 +89,16 @@ def one_decimal(value: float) -> str:
     return f"{value:.1f}".replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
-def _day_start(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
-
-
 def filtered_series(league: League, flt: StandingsFilter) -> QuerySet[Series]:
     return Series.objects.filter(flt.series_q(league))
 
 
-@dataclass(frozen=True)
-class PlayerRow:
-    player_id: int
-    name: str
+class PerSeries:
+    """What a row of the table says per series: the share won, the defeat points on average."""
+
     played: int
     won: int
-    goats: int
-    defeat: int  # defeat points summed over the series
-    eggs: int  # 60:60 deals in their series
-    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
-    rating: Rating | None
+    defeat: int
 
     @property
     def win_rate(self) -> float:
@@ -127,7 +119,20 @@ class PlayerRow:
 
 
 @dataclass(frozen=True)
-class PairRow:
+class PlayerRow(PerSeries):
+    player_id: int
+    name: str
+    played: int
+    won: int
+    goats: int
+    defeat: int  # defeat points summed over the series
+    eggs: int  # 60:60 deals in their series
+    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
+    rating: Rating | None
+
+
+@dataclass(frozen=True)
+class PairRow(PerSeries):
     first_id: int
     second_id: int
     first: str
@@ -136,18 +141,6 @@ class PairRow:
     won: int
     goats: int
     defeat: int
-
-    @property
-    def win_percent(self) -> int:
-        return round(100 * self.won / self.played) if self.played else 0
-
-    @property
-    def average_defeat(self) -> float:
-        return self.defeat / self.played if self.played else 0.0
-
-    @property
-    def average_text(self) -> str:
-        return one_decimal(self.average_defeat)
 
 
 def compute(ledger: Ledger) -> dict:
@@ -183,7 +176,7 @@ def best_pairs(pairs: Pairs) -> list[list[int]]:
 
     A league of 200 players has thousands of pairs that met once; only the best few are kept,
     from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
-    Each row: the two player ids, then ``standings_ledger.PAIR_COUNTS``.
+    Each row: the two player ids, then ``ledger.PAIR_COUNTS``.
     """
     ranked = pairs.regular or pairs.occasional()
     rows = [[*pair_ids(key), *counts] for key, counts in ranked.items()]
@@ -219,8 +212,8 @@ def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
         return snapshot.data
     if snapshot is not None:
         current, rewritten = snapshot.current, snapshot.rewritten
-        stored = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
-        stored = stored.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
+        ledgers = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
+        stored = ledgers.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
     else:
         current, rewritten = League.objects.values_list("results_version", "results_rewritten").get(
             pk=league.pk

@@ -12,7 +12,7 @@ Map to ``shared/RULES.md``:
 """
 
 from .cards import CARD_POINTS, COUNTED_RANKS, DEAL_TOTAL, POSSIBLE_SIDE_POINTS, count_points
-from .deal import Deal
+from .deal import MAX_SIDES, Deal
 from .errors import InvalidDeal, InvalidRuleset
 from .ruleset import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, Ruleset
 from .scoring import DealScore, score_deal
@@ -26,6 +26,7 @@ __all__ = [
     "DEAL_TOTAL",
     "EGGS_CHOICES",
     "ENDING_CHOICES",
+    "MAX_SIDES",
     "NAKED_CHOICES",
     "POSSIBLE_SIDE_POINTS",
     "PRESETS",

@@ -16,6 +16,7 @@ from .cards import DEAL_TOTAL, POSSIBLE_SIDE_POINTS, is_possible_split
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 
+#: A deal is played by two or three sides (the two teams, two players or three players).
 MIN_SIDES = 2
 MAX_SIDES = 3
 

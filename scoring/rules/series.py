@@ -10,14 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .deal import Deal, _shown
+from .deal import MAX_SIDES, MIN_SIDES, Deal, _shown
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
 from .scoring import MEMO_LIMIT, NAKED, base_defeat, defeat_memo
-
-MIN_SIDES = 2
-MAX_SIDES = 3
 
 
 @dataclass(frozen=True, slots=True)

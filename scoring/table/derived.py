@@ -91,10 +91,12 @@ def kept_timestamps(*model_classes: type[models.Model]) -> Iterator[None]:
     otherwise overwrite with "now" on insert. Meant for management commands and tests (the
     switch is process-wide while it lasts), never for request handling.
     """
-    switched = []
+    switched: list[tuple[models.DateField | models.TimeField, bool, bool]] = []
     for model in model_classes:
         for field in model._meta.concrete_fields:
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            if not isinstance(field, models.DateField | models.TimeField):
+                continue
+            if field.auto_now or field.auto_now_add:
                 switched.append((field, field.auto_now, field.auto_now_add))
                 field.auto_now = field.auto_now_add = False
     try:

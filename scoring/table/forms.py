@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -12,31 +13,13 @@ from scoring import rules
 from scoring.models import MAX_DEALS, MAX_NAME
 from scoring.modes import SHAPES, Mode
 from scoring.names import name_clean, name_key
+from scoring.rulesets import HouseRulesForm
 
-CUSTOM = "custom"
-PRESET_LABELS = {
-    "classic": _("Classic (to 12, eggs score nothing)"),
-    "eggs-double": _("Eggs double the next deal"),
-    "eggs-stacking": _("Eggs stack: ×2, ×3, …"),
-    "tie-penalty": _("Tie penalty: eggs give both sides 2"),
-    CUSTOM: _("Custom house rules"),
-}
-NAKED_LABELS = {
-    "tricks": _("6 only for a side without a trick"),
-    "points": _("6 for 0 card points, tricks or not"),
-}
-EGGS_LABELS = {
-    "none": _("60:60 scores nothing"),
-    "both-two": _("60:60: both sides score 2"),
-    "double-next": _("60:60: the next deal counts double"),
-    "stacking": _("60:60: multipliers stack (×2, ×3, …)"),
-}
-ENDING_LABELS = {
-    "last-standing": _("Play on until one player is left"),
-    "first-out": _("Stop when the first player is out"),
-}
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 #: The card counter's ranks as players name them (Russian: Т, К, Д, В).
-RANK_LABELS = {
+RANK_LABELS: dict[str, StrOrPromise] = {
     "A": pgettext_lazy("card rank", "A"),
     "10": "10",
     "K": pgettext_lazy("card rank", "K"),
@@ -46,18 +29,8 @@ RANK_LABELS = {
 YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
 #: The error of a deal form whose hidden fields were tampered with or lost.
 STALE = _("This form is out of date: reload the page and enter the deal again.")
-#: Sides a deal row has columns for.
-MAX_SIDES = 3
 #: The largest series version a form may carry (``Series.version``, a positive integer column).
 MAX_VERSION = 2_147_483_647
-
-
-def rules_note(ruleset: rules.Ruleset, *, sides: int) -> str:
-    """The house rules a scoreboard reminds of below it, in words: eggs, naked, the end."""
-    parts = [EGGS_LABELS[ruleset.eggs], NAKED_LABELS[ruleset.naked]]
-    if sides == 3:
-        parts.append(ENDING_LABELS[ruleset.ending])
-    return " · ".join(str(part) for part in parts)
 
 
 def engine_message(error: rules.InvalidDeal) -> str:
@@ -65,8 +38,10 @@ def engine_message(error: rules.InvalidDeal) -> str:
     return error.render(gettext)
 
 
-class SeriesForm(forms.Form):
+class SeriesForm(HouseRulesForm):
     """A new game: mode, players in clockwise seat order, first dealer, house rules."""
+
+    field_order = ["mode", "player_0", "player_1", "player_2", "player_3", "first_dealer"]
 
     mode = forms.ChoiceField(
         label=_("Game"), choices=Mode.choices, initial=Mode.TEAMS, widget=forms.RadioSelect
@@ -82,45 +57,6 @@ class SeriesForm(forms.Form):
         initial=0,
         widget=forms.RadioSelect,
     )
-    preset = forms.ChoiceField(
-        label=_("House rules"),
-        choices=list(PRESET_LABELS.items()),
-        initial="classic",
-        widget=forms.RadioSelect,
-    )
-    # The custom house rules: read only when "Custom" is picked, then a missing one is classic.
-    target = forms.IntegerField(
-        label=_("Out at (defeat points)"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_TARGET,
-        initial=12,
-        required=False,
-    )
-    save_line = forms.IntegerField(
-        label=_("Save line, two sides"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_SAVE_LINE,
-        initial=31,
-        required=False,
-    )
-    save_line_three = forms.IntegerField(
-        label=_("Save line, three players"),
-        min_value=1,
-        max_value=rules.ruleset.MAX_SAVE_LINE,
-        initial=21,
-        required=False,
-    )
-    naked = forms.ChoiceField(
-        label=_("Naked (6 points)"), choices=list(NAKED_LABELS.items()), required=False
-    )
-    eggs = forms.ChoiceField(
-        label=_("Eggs (60:60)"), choices=list(EGGS_LABELS.items()), required=False
-    )
-    ending = forms.ChoiceField(
-        label=_("Three players: the end"), choices=list(ENDING_LABELS.items()), required=False
-    )
-
-    RULE_FIELDS = ("target", "save_line", "save_line_three", "naked", "eggs", "ending")
 
     def seat_fields(self) -> list[dict]:
         """Each seat's name field with its label in every mode (the page shows the right one)."""
@@ -134,11 +70,9 @@ class SeriesForm(forms.Form):
             seats.append({"field": self[f"player_{position}"], "labels": labels})
         return seats
 
-    def rule_fields(self):
-        return [self[name] for name in self.RULE_FIELDS]
-
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         mode = data.get("mode")
         if mode is None:
             return data
@@ -156,21 +90,6 @@ class SeriesForm(forms.Form):
         dealer = data.get("first_dealer")
         if dealer is not None and dealer >= shape.seats:
             self.add_error("first_dealer", gettext("Pick one of the players at the table."))
-        preset = data.get("preset")
-        if preset in rules.PRESETS:
-            data["ruleset"] = rules.PRESETS[preset]
-            for name in self.RULE_FIELDS:  # not used: a typo there must not stop the game
-                self.errors.pop(name, None)
-        elif preset == CUSTOM and not any(name in self.errors for name in self.RULE_FIELDS):
-            defaults = rules.Ruleset()
-            values = {
-                name: getattr(defaults, name) if data.get(name) in (None, "") else data[name]
-                for name in self.RULE_FIELDS
-            }
-            try:
-                data["ruleset"] = rules.Ruleset(**values)
-            except rules.InvalidRuleset:
-                self.add_error("preset", gettext("Check the custom house rules."))
         return data
 
 
@@ -186,7 +105,8 @@ class SeatNamesForm(forms.Form):
             )
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         names = [name_clean(data.get(f"player_{i}") or "") for i in range(self.seats)]
         seen: set[str] = set()
         for i, name in enumerate(names):
@@ -203,8 +123,11 @@ def series_initial(
     *, mode: str, names: Sequence[str], first_dealer: int, ruleset: rules.Ruleset
 ) -> dict:
     """A new-game form filled in: these players in seat order, this dealer, these rules."""
-    initial: dict = {"mode": mode, "first_dealer": first_dealer, **ruleset.to_dict()}
-    initial["preset"] = ruleset.preset_name or CUSTOM
+    initial: dict = {
+        "mode": mode,
+        "first_dealer": first_dealer,
+        **HouseRulesForm.rules_initial(ruleset),
+    }
     for position, name in enumerate(names):
         initial[f"player_{position}"] = name
     return initial
@@ -283,9 +206,9 @@ class DealForm(forms.Form):
 
     def top_errors(self) -> list[str]:
         """Errors shown above the fields: the form's own, and its hidden fields'."""
-        errors = list(self.non_field_errors())
+        errors = [str(error) for error in self.non_field_errors()]
         for field in self.hidden_fields():
-            errors.extend(error for error in field.errors if error not in errors)
+            errors.extend(str(error) for error in field.errors if str(error) not in errors)
         return errors
 
     def points_fields(self):
@@ -299,13 +222,14 @@ class DealForm(forms.Form):
         return [(self[f"count_{rank}"], rules.CARD_POINTS[rank]) for rank in rules.COUNTED_RANKS]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         names = [f"points_{side}" for side, _label in self.sides]
         extra = [
             side
-            for side in range(MAX_SIDES)
+            for side in range(rules.MAX_SIDES)
             if f"points_{side}" not in names
             and str(self.data.get(self.add_prefix(f"points_{side}"), "")).strip()
         ]
@@ -328,18 +252,19 @@ class DealForm(forms.Form):
         elif missing:
             self.add_error(names[missing[0]], gettext("Enter the card points of this side."))
             return data
+        points = [value for value in values if value is not None]  # every side has points now
         answers = [data.get(f"tricks_{side}") or None for side, _label in self.sides]
         if any(
-            value == 0 and answer is None for value, answer in zip(values, answers, strict=True)
+            value == 0 and answer is None for value, answer in zip(points, answers, strict=True)
         ):
             tricks = None  # the engine asks for the missing answer
         else:
             tricks = tuple(
                 answer == "yes" if answer else value > 0
-                for value, answer in zip(values, answers, strict=True)
+                for value, answer in zip(points, answers, strict=True)
             )
         try:
-            deal = rules.Deal(tuple(values), tricks)
+            deal = rules.Deal(tuple(points), tricks)
         except rules.InvalidDeal as error:
             self.add_engine_error(error)
             return data

@@ -10,13 +10,12 @@ a message naming that deal, and the edit is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from django.utils.translation import gettext_noop
 
 from scoring import rules
 from scoring.models import Deal, Series
-
-MAX_SIDES = 3
 
 #: A row entered for other players than those now in play, with as many of them (three players).
 OTHER_SIDES = gettext_noop(
@@ -26,15 +25,14 @@ OTHER_SIDES = gettext_noop(
 
 def entered_sides(row: Deal) -> tuple[int, ...]:
     """The original sides a stored deal has card points for."""
-    return tuple(side for side in range(MAX_SIDES) if row.points[side] is not None)
+    return tuple(side for side in range(rules.MAX_SIDES) if row.points[side] is not None)
 
 
 def engine_deal(row: Deal, sides: Sequence[int]) -> rules.Deal:
     """The engine's view of a stored deal, for the original ``sides`` (in order) it was for."""
-    return rules.Deal(
-        tuple(row.points[side] for side in sides),
-        tuple(bool(row.tricks[side]) for side in sides),
-    )
+    # A side without points (None) is the engine's to refuse, as any other bad value.
+    points = cast("tuple[int, ...]", tuple(row.points[side] for side in sides))
+    return rules.Deal(points, tuple(bool(row.tricks[side]) for side in sides))
 
 
 def engine_series(series: Series, rows: Iterable[Deal]) -> rules.Series:
@@ -68,7 +66,7 @@ def row_values(deal: rules.Deal, in_play: Sequence[int]) -> dict[str, int | bool
     if len(deal.points) != len(in_play):
         raise ValueError(f"a deal for {len(in_play)} sides has {len(deal.points)} values")
     values: dict[str, int | bool | None] = {}
-    for side in range(MAX_SIDES):
+    for side in range(rules.MAX_SIDES):
         if side in in_play:
             index = in_play.index(side)
             values[f"points_{side}"] = deal.points[index]

@@ -38,12 +38,6 @@ def visible_series(request: HttpRequest) -> QuerySet[Series]:
     return Series.objects.filter(visible_series_filter(request)).distinct()
 
 
-def recent_series(request: HttpRequest, limit: int = 20) -> list[Series]:
-    """The home page's list: in progress first, then the newest."""
-    queryset = visible_series(request).order_by("finished", "-created_at", "-pk")
-    return list(with_seats(queryset)[:limit])
-
-
 def known_players(request: HttpRequest) -> QuerySet[Player]:
     """Players this browser or user has played with, for picking names in a new game."""
     return Player.objects.filter(seats__series__in=visible_series(request)).distinct()

@@ -416,17 +416,19 @@ def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str 
     """
     series = _locked(series_id)
     event = last_undone(series) if series.version == version else None
-    if event is None or event.number != number:
+    # A removed deal's event holds the deal as it was (``before``); one without it has nothing.
+    before = event.before if event is not None and event.number == number else None
+    if before is None:
         raise NothingToRedo(f"nothing to put back as deal {number} of series {series.pk}")
     rows = _rows(series)
     running = engine_series(series, rows)
     in_play = running.in_play
-    sides = [side for side, points in enumerate(event.before["points"]) if points is not None]
+    sides = [side for side, points in enumerate(before["points"]) if points is not None]
     if sides != list(in_play):
         raise NothingToRedo(f"deal {number} was for other sides than the ones now in play")
     deal = rules.Deal(
-        tuple(event.before["points"][side] for side in sides),
-        tuple(bool(event.before["tricks"][side]) for side in sides),
+        tuple(before["points"][side] for side in sides),
+        tuple(bool(before["tricks"][side]) for side in sides),
     )
     running.add(deal)
     row = Deal.objects.create(

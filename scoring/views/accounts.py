@@ -16,11 +16,12 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
+from django.views.generic.edit import FormMixin
 
-from scoring.leagues import selectors as league_selectors
-from scoring.leagues.forms import SignupForm
+from scoring.accounts import SignupForm
+from scoring.leagues.selectors import user_memberships
+from scoring.views import UNPROCESSABLE
 
-UNPROCESSABLE = 422
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
@@ -72,12 +73,12 @@ def account(request: HttpRequest) -> HttpResponse:
     """Your account: leagues, password; or the way to log in."""
     if not request.user.is_authenticated:
         return redirect("login")
-    memberships = league_selectors.user_memberships(request.user)
+    memberships = user_memberships(request.user)
     context = {"memberships": memberships, **_help()}
     return render(request, "registration/account.html", context)
 
 
-class Unprocessable:
+class Unprocessable(FormMixin):
     """Django's auth views answer an invalid form with 200; the house answer is 422."""
 
     def form_invalid(self, form):

@@ -1,8 +1,10 @@
 """History pages: past series, a series' score sheet, a player's record, and exports.
 
-Each page is built from a base queryset of series (what the request may see) by functions that
-take that base as an argument, so a league's shared page can serve the same views over the
-league's series. Every page costs the same number of queries whatever the size of the history.
+Every page starts from the series the request may see (``table.selectors.visible_series``: the
+user's leagues and the quick games this browser holds a link for), or for a player's page from
+what the request may see of that player (``history.selectors.player_scope``). A league's public
+pages list its series with ``leagues.selectors.series_page`` instead (``views/leagues.py``).
+Every page costs the same number of queries whatever the size of the history.
 """
 
 from __future__ import annotations
@@ -10,39 +12,40 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring.access import league_for
-from scoring.backup.json_import import export_json, history_csv, series_csv
-from scoring.history import records
-from scoring.history import selectors as history
+from scoring.backup.csv_export import history_csv, series_csv
+from scoring.backup.json_export import export_json
+from scoring.history import records, selectors
 from scoring.history.charts import results_chart
+from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
 from scoring.middleware import id_param
 from scoring.models import Deal, DealEvent, Player, Series
-from scoring.table import selectors
+from scoring.table.selectors import series_for_request, visible_series
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest
 
-UNPROCESSABLE = 422
 RECENT = 10
 BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic names)
 
 
 def _filters(
-    request: HttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
-) -> history.HistoryFilterForm:
+    request: HtmxHttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
+) -> HistoryFilterForm:
     league = id_param(request.GET.get("league"))
     if league is not None and league not in {pk for pk, _name in leagues}:
         league_for(request, league)  # 404 for a league the user is not in
-    return history.HistoryFilterForm(
-        request.GET or None, players=history.player_choices(players), leagues=leagues
+    return HistoryFilterForm(
+        request.GET or None, players=selectors.player_choices(players), leagues=leagues
     )
 
 
 def history_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     *,
     base: QuerySet[Series],
     players: QuerySet[Player],
@@ -58,12 +61,12 @@ def history_response(
     else:
         data = form.cleaned_data if form.is_bound else {}
         try:
-            page = history.history_page(
-                history.history_filter(base, data),
+            page = selectors.history_page(
+                selectors.history_filter(base, data),
                 before=data.get("before"),
                 after=data.get("after"),
             )
-        except history.StaleCursor:
+        except selectors.StaleCursor:
             form.add_error(None, _("That page of the history is gone; start from the newest."))
             status = UNPROCESSABLE
     template = "scoring/history/list.html"
@@ -73,28 +76,28 @@ def history_response(
 
 
 @require_GET
-def history_list(request: HttpRequest) -> HttpResponse:
+def history_list(request: HtmxHttpRequest) -> HttpResponse:
     return history_response(
         request,
-        base=selectors.visible_series(request),
-        players=history.visible_players(request),
-        leagues=history.member_leagues(request),
+        base=visible_series(request),
+        players=selectors.visible_players(request),
+        leagues=selectors.member_leagues(request),
     )
 
 
-def _export_filtered(request: HttpRequest) -> QuerySet[Series] | HttpResponse:
+def _export_filtered(request: HtmxHttpRequest) -> QuerySet[Series] | HttpResponse:
     """The visible series narrowed by the history's filters, or the page with its errors."""
     form = _filters(
         request,
-        players=history.visible_players(request),
-        leagues=history.member_leagues(request),
+        players=selectors.visible_players(request),
+        leagues=selectors.member_leagues(request),
     )
     if form.is_bound and not form.is_valid():
         return render(
             request, "scoring/history/list.html", {"form": form, "page": None}, status=UNPROCESSABLE
         )
     data = form.cleaned_data if form.is_bound else {}
-    return history.history_filter(selectors.visible_series(request), data)
+    return selectors.history_filter(visible_series(request), data)
 
 
 def _download(pieces: Iterable[str], content_type: str, filename: str) -> StreamingHttpResponse:
@@ -109,7 +112,7 @@ def _with_bom(pieces: Iterable[str]) -> Iterable[str]:
 
 
 @require_GET
-def history_export_json(request: HttpRequest) -> HttpResponse:
+def history_export_json(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     series = _export_filtered(request)
     if isinstance(series, HttpResponse):
         return series
@@ -118,7 +121,7 @@ def history_export_json(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def history_export_csv(request: HttpRequest) -> HttpResponse:
+def history_export_csv(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
     series = _export_filtered(request)
     if isinstance(series, HttpResponse):
         return series
@@ -126,7 +129,7 @@ def history_export_csv(request: HttpRequest) -> HttpResponse:
     return _download(pieces, "text/csv; charset=utf-8", "kozel-history.csv")
 
 
-def sheet_response(request: HttpRequest, series: Series, **context) -> HttpResponse:
+def sheet_response(request: HtmxHttpRequest, series: Series, **context) -> HttpResponse:
     """The score sheet of a series the request may see (seats prefetched)."""
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     events = DealEvent.objects.filter(series=series).select_related("actor")
@@ -139,22 +142,22 @@ def sheet_response(request: HttpRequest, series: Series, **context) -> HttpRespo
 
 
 @require_GET
-def series_sheet(request: HttpRequest, pk: int) -> HttpResponse:
-    access = selectors.series_for_request(request, pk)
+def series_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    access = series_for_request(request, pk)
     return sheet_response(request, access.series, access=access)
 
 
 @require_GET
-def series_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    series = selectors.series_for_request(request, pk).series
+def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    series = series_for_request(request, pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     pieces = _with_bom(series_csv(series, rows))
     return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
 
 
 @require_GET
-def series_export_json(request: HttpRequest, pk: int) -> HttpResponse:
-    series = selectors.series_for_request(request, pk).series
+def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    series = series_for_request(request, pk).series
     pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
 
@@ -168,11 +171,11 @@ def _chart_labels() -> dict[str, str]:
 
 
 def player_response(
-    request: HttpRequest, player: Player, *, scope: history.PlayerScope, **context
+    request: HtmxHttpRequest, player: Player, *, scope: selectors.PlayerScope, **context
 ) -> HttpResponse:
     """A player's record over the series the request may see of them."""
     record = records.player_record(player, None if scope.whole_league else scope.series)
-    recent = history.history_page(scope.series.filter(seats__player=player), size=RECENT)
+    recent = selectors.history_page(scope.series.filter(seats__player=player), size=RECENT)
     chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
     return render(
         request,
@@ -182,9 +185,9 @@ def player_response(
 
 
 @require_GET
-def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    scope = history.player_scope(request, player)
+    scope = selectors.player_scope(request, player)
     if scope is None:
         raise Http404("No such player.")
     return player_response(request, player, scope=scope)

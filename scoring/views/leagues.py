@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,9 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import league_for, series_access
-from scoring.leagues import ranking, standings
-from scoring.leagues import selectors as league_selectors
-from scoring.leagues import services as leagues
+from scoring.leagues import ranking, selectors, services, standings
 from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
@@ -35,9 +33,8 @@ from scoring.leagues.forms import (
 )
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Role, Series
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.accounts import safe_next
-
-UNPROCESSABLE = 422
 
 
 def _roles(role: str) -> dict:
@@ -54,19 +51,19 @@ def _roles(role: str) -> dict:
 
 @login_required
 @require_GET
-def league_list(request: HttpRequest) -> HttpResponse:
-    memberships = league_selectors.user_memberships(request.user)
+def league_list(request: LoggedInRequest) -> HttpResponse:
+    memberships = selectors.user_memberships(request.user)
     return render(request, "scoring/leagues/list.html", {"memberships": memberships})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def league_new(request: HttpRequest) -> HttpResponse:
+def league_new(request: LoggedInRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = LeagueForm(request.POST)
         if form.is_valid():
-            league = leagues.league_create(
+            league = services.league_create(
                 name=form.cleaned_data["name"],
                 user=request.user,
                 ruleset=form.cleaned_data["ruleset"],
@@ -85,9 +82,9 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def league_detail(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    page = league_selectors.series_page(league, request.GET.get("page"))
+    page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, **_roles(role)}
     template = "scoring/leagues/detail.html"
     if request.htmx:
@@ -96,7 +93,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _standings_page(
-    request: HttpRequest, league: League, template: str, context: dict
+    request: HtmxHttpRequest, league: League, template: str, context: dict
 ) -> HttpResponse:
     filtering = any(name in request.GET for name in StandingsFilterForm.base_fields)
     form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
@@ -128,16 +125,16 @@ def _standings_page(
 
 @login_required
 @require_GET
-def league_standings(request: HttpRequest, pk: int) -> HttpResponse:
+def league_standings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role))
 
 
 @login_required
 @require_GET
-def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
+def league_head_to_head(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    players = league_selectors.league_players(league)
+    players = selectors.league_players(league)
     data = request.GET if "first" in request.GET else None
     form = HeadToHeadForm(data, players=players)
     filter_form = StandingsFilterForm(
@@ -171,14 +168,14 @@ def league_head_to_head(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _members_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     league: League,
     role: str,
     *,
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    memberships = league_selectors.league_memberships(league)
+    memberships = selectors.league_memberships(league)
     others = [m for m in memberships if m.user_id != request.user.pk]
     context = {
         "league": league,
@@ -194,21 +191,21 @@ def _members_page(
 
 @login_required
 @require_GET
-def league_members(request: HttpRequest, pk: int) -> HttpResponse:
+def league_members(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _members_page(request, league, role)
 
 
 @login_required
 @require_POST
-def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+def membership_role(request: LoggedInRequest, pk: int, membership_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     form = RoleForm(request.POST)
     if not form.is_valid():
         error = _("Choose owner, scorer or viewer.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.membership_set_role(
+        services.membership_set_role(
             league=league, membership_id=membership_pk, role=form.cleaned_data["role"]
         )
     except LeagueError as error:
@@ -219,10 +216,10 @@ def membership_role(request: HttpRequest, pk: int, membership_pk: int) -> HttpRe
 
 @login_required
 @require_POST
-def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> HttpResponse:
+def membership_remove(request: LoggedInRequest, pk: int, membership_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     try:
-        user_id = leagues.membership_remove(league=league, membership_id=membership_pk)
+        user_id = services.membership_remove(league=league, membership_id=membership_pk)
     except LeagueError as error:
         return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
     if user_id == request.user.pk:
@@ -234,17 +231,15 @@ def membership_remove(request: HttpRequest, pk: int, membership_pk: int) -> Http
 
 @login_required
 @require_POST
-def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
+def ownership_transfer(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
-    others = [
-        m for m in league_selectors.league_memberships(league) if m.user_id != request.user.pk
-    ]
+    others = [m for m in selectors.league_memberships(league) if m.user_id != request.user.pk]
     form = MemberForm(request.POST, memberships=others)
     if not form.is_valid():
         error = _("Choose the member who takes over.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.ownership_transfer(
+        services.ownership_transfer(
             league=league, user=request.user, membership_id=form.cleaned_data["membership"]
         )
     except LeagueError as error:
@@ -255,10 +250,10 @@ def ownership_transfer(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def league_leave(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     try:
-        leagues.league_leave(league=league, user=request.user)
+        services.league_leave(league=league, user=request.user)
     except LeagueError as error:
         return _members_page(request, league, role, error=str(error), status=UNPROCESSABLE)
     messages.success(request, _("You left %(league)s.") % {"league": league.name})
@@ -267,14 +262,14 @@ def league_leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_renew(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     form = InviteForm(request.POST)
     if not form.is_valid():
         error = _("Choose whether the link makes scorers or viewers.")
         return _members_page(request, league, role, error=error, status=UNPROCESSABLE)
     replaced = bool(league.invite_token)
-    leagues.invite_renew(league=league, role=form.cleaned_data["role"])
+    services.invite_renew(league=league, role=form.cleaned_data["role"])
     if replaced:
         messages.success(request, _("A new invite link is ready; the old one no longer works."))
     else:
@@ -284,22 +279,22 @@ def invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def invite_revoke(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
-    leagues.invite_revoke(league=league)
+    services.invite_revoke(league=league)
     messages.success(request, _("The invite link no longer works."))
     return redirect("league_members", league.pk)
 
 
 @require_http_methods(["GET", "POST"])
-def league_join(request: HttpRequest, token: str) -> HttpResponse:
+def league_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """An invite link: shows the league and, for a logged-in visitor, a button to join."""
     league = get_object_or_404(League, invite_token=token)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         try:
-            leagues.league_join(token=token, user=request.user)
+            services.league_join(token=token, user=request.user)
         except LeagueError as error:
             messages.error(request, str(error))
             return redirect("league_list")
@@ -318,16 +313,16 @@ def league_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def league_players(request: HttpRequest, pk: int) -> HttpResponse:
+def league_players(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     return _players_page(request, league, role)
 
 
 def _players_page(
-    request: HttpRequest, league: League, role: str, *, error: str = "", status: int = 200
+    request: HtmxHttpRequest, league: League, role: str, *, error: str = "", status: int = 200
 ) -> HttpResponse:
-    players = league_selectors.league_players(league)
-    memberships = league_selectors.league_memberships(league) if role == Role.OWNER else []
+    players = selectors.league_players(league)
+    memberships = selectors.league_memberships(league) if role == Role.OWNER else []
     context = {
         "league": league,
         "players": players,
@@ -340,14 +335,14 @@ def _players_page(
 
 @login_required
 @require_POST
-def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
+def player_link(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
-    form = PlayerLinkForm(request.POST, memberships=league_selectors.league_memberships(league))
+    form = PlayerLinkForm(request.POST, memberships=selectors.league_memberships(league))
     if not form.is_valid():
         error = _("Choose a member of the league, or nobody.")
         return _players_page(request, league, role, error=error, status=UNPROCESSABLE)
     try:
-        leagues.player_link_user(
+        services.player_link_user(
             league=league, player_id=player_pk, user_id=form.cleaned_data["user"]
         )
     except LeagueError as error:
@@ -361,13 +356,13 @@ def player_link(request: HttpRequest, pk: int, player_pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def league_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk, Role.OWNER)
     status = 200
     if request.method == "POST":
         form = LeagueForm(request.POST)
         if form.is_valid():
-            leagues.league_update_rules(
+            services.league_update_rules(
                 league=league, ruleset=form.cleaned_data["ruleset"], name=form.cleaned_data["name"]
             )
             messages.success(request, _("Saved. New series start with these house rules."))
@@ -388,10 +383,10 @@ def _league_rules(league: League) -> rules.Ruleset:
 
 @login_required
 @require_POST
-def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
+def share_renew(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
     replaced = bool(league.share_token)
-    leagues.share_renew(league=league)
+    services.share_renew(league=league)
     if replaced:
         messages.success(request, _("The standings have a new public link; the old one is off."))
     else:
@@ -401,9 +396,9 @@ def share_renew(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def share_revoke(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, _role = league_for(request, pk, Role.OWNER)
-    leagues.share_revoke(league=league)
+    services.share_revoke(league=league)
     messages.success(request, _("The standings are no longer public."))
     return redirect(reverse("league_settings", args=[league.pk]) + "#share")
 
@@ -412,16 +407,16 @@ def share_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def public_standings(request: HttpRequest, token: str) -> HttpResponse:
+def public_standings(request: HtmxHttpRequest, token: str) -> HttpResponse:
     league = get_object_or_404(League, share_token=token)
     context = {"token": token, "public": True}
     return _standings_page(request, league, "scoring/leagues/public_standings.html", context)
 
 
 @require_GET
-def public_history(request: HttpRequest, token: str) -> HttpResponse:
+def public_history(request: HtmxHttpRequest, token: str) -> HttpResponse:
     league = get_object_or_404(League, share_token=token)
-    page = league_selectors.series_page(league, request.GET.get("page"))
+    page = selectors.series_page(league, request.GET.get("page"))
     context = {"league": league, "page": page, "token": token, "public": True}
     template = "scoring/leagues/public_history.html"
     if request.htmx:
@@ -434,24 +429,24 @@ def public_history(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def series_move(request: HttpRequest, pk: int) -> HttpResponse:
+def series_move(request: LoggedInRequest, pk: int) -> HttpResponse:
     """Move a quick game this browser or user started into one of the user's leagues."""
     series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
     access = series_access(request, series)
     if series.league_id is None and not access.can_manage:
         raise PermissionDenied(_("Only whoever started this game can move it."))
-    choices = league_selectors.scoring_leagues(request.user)
+    choices = selectors.scoring_leagues(request.user)
     form = MoveForm(request.POST or None, leagues=choices)
     status = 200
     error = ""
-    if series.league_id is not None:
+    if series.league is not None:
         error = _("This series already belongs to %(league)s.") % {"league": series.league.name}
         status = UNPROCESSABLE if request.method == "POST" else 200
     elif request.method == "POST":
         if form.is_valid():
             league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
             try:
-                leagues.series_move_to_league(series=series, league=league, user=request.user)
+                services.series_move_to_league(series=series, league=league, user=request.user)
             except LeagueError as refused:
                 error = str(refused)
             else:

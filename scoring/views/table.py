@@ -11,7 +11,7 @@ import uuid
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -33,11 +33,12 @@ from scoring.access import (
     remember_link,
     series_access,
 )
-from scoring.history import selectors as history
+from scoring.history.selectors import recent_series
 from scoring.middleware import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
+from scoring.rulesets import rules_note
 from scoring.table import selectors, services
 from scoring.table.forms import (
     DealForm,
@@ -45,7 +46,6 @@ from scoring.table.forms import (
     SeriesForm,
     UndoForm,
     engine_message,
-    rules_note,
     series_initial,
 )
 from scoring.table.scoreboard import (
@@ -57,9 +57,8 @@ from scoring.table.scoreboard import (
     undone_summary,
 )
 from scoring.throttle import quick_game_refusal, quick_game_started
+from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
 
-UNPROCESSABLE = 422
-CONFLICT = 409
 GONE = 410
 STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
 #: What a deal form carries besides its number and key: kept when its deal was taken meanwhile.
@@ -73,7 +72,7 @@ def _renewed_kindly(view):
     """
 
     @functools.wraps(view)
-    def wrapper(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+    def wrapper(request: HtmxHttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         try:
             return view(request, pk, *args, **kwargs)
         except LinkRenewed:
@@ -84,14 +83,14 @@ def _renewed_kindly(view):
     return wrapper
 
 
-def _scorer(request: HttpRequest, pk: int) -> SeriesAccess:
+def _scorer(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
     access = selectors.series_for_request(request, pk)
     if not access.can_score:
         raise PermissionDenied(_("You can watch this series but not score it."))
     return access
 
 
-def _via(request: HttpRequest, access: SeriesAccess) -> str:
+def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
     return "account" if request.user.is_authenticated else "score link"
 
 
@@ -111,7 +110,7 @@ def _deal_form(board: Scoreboard, data=None, *, kept=None, **kwargs) -> DealForm
 
 
 def _render_board(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     access: SeriesAccess,
     *,
     board: Scoreboard | None = None,
@@ -154,7 +153,7 @@ def _undone_offer(board: Scoreboard) -> dict | None:
 
     Shown to the phone that undid it, right after (one more query, on that answer only)."""
     event = selectors.last_undone(board.series)
-    if event is None:
+    if event is None or event.before is None:
         return None
     return {"number": event.number, "points": undone_summary(board, event.before["points"])}
 
@@ -177,7 +176,7 @@ def _full_notice() -> str:
     ) % {"count": MAX_DEALS}
 
 
-def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | None:
+def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series | None:
     """The rematch of a finished series, if one was started; a phone that holds a link to this
     series gets the same kind of link to the rematch (scoring or watching): the same table. The
     game's creator stays its creator, whoever tapped "Rematch"."""
@@ -194,20 +193,19 @@ def _rematch_followed(request: HttpRequest, access: SeriesAccess) -> Series | No
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    recent = selectors.recent_series(request)
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    recent = recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    rows = [history.history_row(series) for series in recent]
-    return render(request, "scoring/home.html", {"recent": recent, "rows": rows, "newest": newest})
+    return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
 
 
 @require_POST
-def series_quick(request: HttpRequest) -> HttpResponse:
+def series_quick(request: HtmxHttpRequest) -> HttpResponse:
     """A game of two teams in one tap: the seats' names (North, East, …), classic rules, the
     first seat deals. The names can be changed on the board once the table knows who sits where."""
     if refusal := quick_game_refusal(request):
-        recent = selectors.recent_series(request)
+        recent = recent_series(request)
         newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
         context = {"recent": recent, "newest": newest, "refusal": refusal}
         return render(request, "scoring/home.html", context, status=UNPROCESSABLE)
@@ -225,7 +223,7 @@ def series_quick(request: HttpRequest) -> HttpResponse:
     return redirect(series)
 
 
-def _league_param(request: HttpRequest) -> League | None:
+def _league_param(request: HtmxHttpRequest) -> League | None:
     """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
     given = request.GET.get("league") or request.POST.get("league")
     if not given:
@@ -237,7 +235,7 @@ def _league_param(request: HttpRequest) -> League | None:
     return league
 
 
-def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
+def _again(request: HtmxHttpRequest) -> tuple[dict, League | None] | None:
     """The new-game form filled in from a series (``?again=``): same seats and rules, next dealer.
 
     The game goes to the series' league when this user may start games there, else it is a
@@ -261,7 +259,7 @@ def _again(request: HttpRequest) -> tuple[dict, League | None] | None:
 
 
 @require_http_methods(["GET", "POST"])
-def series_new(request: HttpRequest) -> HttpResponse:
+def series_new(request: HtmxHttpRequest) -> HttpResponse:
     league = _league_param(request)
     initial: dict = {}
     again = _again(request) if request.method == "GET" else None
@@ -316,12 +314,12 @@ def _names_offered(known) -> list[str]:
 
 @require_GET
 @_renewed_kindly
-def series_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
     return _render_board(request, selectors.series_for_request(request, pk), undone=undone)
 
 
-def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
+def _posted_entry(request: HtmxHttpRequest) -> tuple[int | None, uuid.UUID | None]:
     """The deal number and one-time key a deal form carries, or None where they are malformed."""
     number = request.POST.get("number", "")
     try:
@@ -333,7 +331,7 @@ def _posted_entry(request: HttpRequest) -> tuple[int | None, uuid.UUID | None]:
 
 @require_POST
 @_renewed_kindly
-def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
     number, key = _posted_entry(request)
@@ -379,14 +377,14 @@ def deal_record(request: HttpRequest, pk: int) -> HttpResponse:
     return _recorded(request, pk)
 
 
-def _recorded(request: HttpRequest, pk: int) -> HttpResponse:
+def _recorded(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """After a deal is recorded: the fresh scoreboard for htmx, else back to the page."""
     if request.htmx:
         return _render_board(request, selectors.series_for_request(request, pk))
     return redirect("series_detail", pk=pk)
 
 
-def _conflict(request: HttpRequest, pk: int, number: int | None) -> HttpResponse:
+def _conflict(request: HtmxHttpRequest, pk: int, number: int | None) -> HttpResponse:
     """A form for deal ``number``, which another phone recorded (or whose deal before it was
     undone) meanwhile: nothing is recorded, and the points typed stay in the fresh form."""
     access = selectors.series_for_request(request, pk)
@@ -415,7 +413,7 @@ def _conflict(request: HttpRequest, pk: int, number: int | None) -> HttpResponse
     )
 
 
-def _undone(request: HttpRequest, pk: int) -> HttpResponse:
+def _undone(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A deal form sent again after the deal it recorded was undone: it is not recorded again."""
     notice = _("The deal this form recorded has been undone; it was not recorded again.")
     return _render_board(
@@ -425,7 +423,7 @@ def _undone(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @_renewed_kindly
-def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     access = _scorer(request, pk)
     series = access.series
     found = _edited_deal(series, number)
@@ -481,7 +479,7 @@ def _edit_form(series: Series, row: Deal, sides: list[tuple[int, str]]) -> DealF
 
 
 def _edit_page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     access: SeriesAccess,
     number: int,
     form: DealForm,
@@ -499,7 +497,7 @@ def _edit_page(
     return render(request, "scoring/deal_edit.html", context, status=status)
 
 
-def _edit_stale(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def _edit_stale(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """An edit from a form shown before the series changed: nothing is saved (409). The deal as
     it is now, to edit again, or the scoreboard if the deal has been undone."""
     access = selectors.series_for_request(request, pk)
@@ -517,7 +515,7 @@ def _edit_stale(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 @_renewed_kindly
-def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
     if not form.is_valid():
@@ -546,7 +544,7 @@ def deal_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @_renewed_kindly
-def deal_redo(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Put back the deal the last undo removed, from the board shown right after it."""
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
@@ -571,7 +569,7 @@ def deal_redo(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @_renewed_kindly
-def series_players(request: HttpRequest, pk: int) -> HttpResponse:
+def series_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Change who sits at a quick game's seats (the names a quick start gave them, say)."""
     access = selectors.series_for_request(request, pk)
     if not access.can_manage or access.series.league_id is not None:
@@ -590,7 +588,7 @@ def series_players(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @_renewed_kindly
-def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
+def series_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     # A rematch of a quick game is a new quick game (a second tap opens the same one).
     quick = access.series.league_id is None and not access.series.rematches.exists()
@@ -612,7 +610,7 @@ def series_rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-def series_live(request: HttpRequest, pk: int) -> HttpResponse:
+def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Polled by every open scoreboard: 204 while nothing changed, else the fresh scoreboard.
 
     A poll that has lost its access (the link was renewed) gets htmx's "stop polling" status,
@@ -634,7 +632,7 @@ def series_live(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_board(request, selectors.series_for_request(request, pk))
 
 
-def _held_link(request: HttpRequest, series: Series) -> str | None:
+def _held_link(request: HtmxHttpRequest, series: Series) -> str | None:
     """SCORE or WATCH: the live link to ``series`` this browser holds already, if any."""
     held = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
     if held and held == series.score_token:
@@ -645,7 +643,7 @@ def _held_link(request: HttpRequest, series: Series) -> str | None:
 
 
 @require_http_methods(["GET", "POST"])
-def link_join(request: HttpRequest, token: str) -> HttpResponse:
+def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A score or watch link: a page with one button that opens the game and remembers the link.
 
     Opening it (GET) changes nothing, so a link preview, a prefetch or a crawler cannot take a
@@ -673,7 +671,7 @@ def link_join(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 @_renewed_kindly
-def link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def link_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
     access = selectors.series_for_request(request, pk)
     if not access.can_manage:

@@ -18,19 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import rules
-from scoring.backup.json_import import (
-    ImportRefused,
-    _csv_lines,
-    export_json,
-    history_csv,
-    history_import,
-    history_import_text,
-    series_csv,
-)
+from scoring.backup.csv_export import _csv_lines, history_csv, series_csv
+from scoring.backup.json_export import export_json
+from scoring.backup.json_import import ImportRefused, history_import, history_import_text
 from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
 from scoring.table import services
-from tests.conftest import start_series
-from tests.history_fixtures import finished_series, play_deals
+from tests.helpers import finished_series, play_deals, start_series
 
 pytestmark = pytest.mark.django_db
 

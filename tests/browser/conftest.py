@@ -76,12 +76,6 @@ def base_url(live_server) -> str:
     return live_server.url
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings) -> None:
-    """A cheap password hash: the browser tests are about pages, not about key stretching."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture(params=[PHONE, DESKTOP], ids=lambda width: f"{width}px")
 def width(request) -> int:
     """The viewport width of this run of the test: a phone, then a desktop."""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from scoring import rules
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import League, Series
-from tests.conftest import make_user, record, start_series
+from tests.helpers import make_user, record, start_series
 
 LEAGUE_PLAYERS = ("Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor")
 
@@ -35,7 +35,7 @@ def a_league(owner=None, *, name: str = "Thursday club", series: int = 4) -> Lea
     The tables change every series, so the standings have several players and pairs.
     """
     owner = owner or make_user("olga")
-    league = leagues.league_create(name=name, user=owner, ruleset=rules.PRESETS["classic"])
+    league = league_services.league_create(name=name, user=owner, ruleset=rules.PRESETS["classic"])
     for number in range(series):
         names = [LEAGUE_PLAYERS[(number + seat) % len(LEAGUE_PLAYERS)] for seat in range(4)]
         finished(played(start_series(names=names, league=league)))

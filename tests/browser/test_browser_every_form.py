@@ -39,11 +39,11 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
 from scoring.access import SESSION_CREATED
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import League, Membership, Role, Series
 from tests.browser.browsing import PHONE, Tab
 from tests.browser.data import finished
-from tests.conftest import PASSWORD, make_user, record, start_series
+from tests.helpers import PASSWORD, make_user, record, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -70,12 +70,12 @@ class World:
 
     @cached_property
     def league(self) -> League:
-        league = leagues.league_create(name="Thursday club", user=user("olga"))
+        league = league_services.league_create(name="Thursday club", user=user("olga"))
         for username, role in (("sergei", Role.SCORER), ("vika", Role.VIEWER)):
-            league = leagues.invite_renew(league=league, role=role)
-            leagues.league_join(token=league.invite_token, user=user(username))
-        league = leagues.invite_renew(league=league, role=Role.SCORER)
-        return leagues.share_renew(league=league)
+            league = league_services.invite_renew(league=league, role=role)
+            league_services.league_join(token=league.invite_token, user=user(username))
+        league = league_services.invite_renew(league=league, role=Role.SCORER)
+        return league_services.share_renew(league=league)
 
     @cached_property
     def live(self) -> Series:

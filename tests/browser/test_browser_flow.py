@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import Deal, Series
 from tests.browser.browsing import VIEWPORTS, Tab, axe_violations
 from tests.browser.data import a_league
-from tests.conftest import record, start_series
+from tests.helpers import record, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -192,8 +192,8 @@ def test_each_link_has_copy_share_and_a_qr_code(open_tab):
     owner_tab = open_tab()
     owner_tab.context.add_init_script(FAKE_SHARE)
     league = a_league(series=1)
-    leagues.invite_renew(league=league, role="viewer")
-    leagues.share_renew(league=league)
+    league_services.invite_renew(league=league, role="viewer")
+    league_services.share_renew(league=league)
     owner_tab.login(league.memberships.get(role="owner").user)
     for path, qr_name in (
         (f"/leagues/{league.pk}/members/", "QR code of the invite link"),

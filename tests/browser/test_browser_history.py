@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.table import services
 from tests.browser.data import finished, played
-from tests.conftest import start_series
+from tests.helpers import start_series
 
 pytestmark = pytest.mark.browser
 

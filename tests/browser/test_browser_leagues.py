@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from tests.browser.data import a_league
-from tests.conftest import PASSWORD, make_user
+from tests.helpers import PASSWORD, make_user
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +73,7 @@ def test_the_buttons_on_pages_opened_through_a_secret_link_work(open_tab):
     """An invite or a public link: its page's forms post (a no-referrer page posts Origin: null,
     which the CSRF check refuses)."""
     league = a_league(make_user("olga"), series=1)
-    league = leagues.share_renew(league=leagues.invite_renew(league=league))
+    league = league_services.share_renew(league=league_services.invite_renew(league=league))
     newcomer = open_tab()
     newcomer.login(make_user("nina"))
     newcomer.goto(f"/invite/{league.invite_token}/")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from tests.browser.browsing import DESKTOP, PHONE, axe_violations
 from tests.browser.data import a_league, finished, played
-from tests.conftest import make_user, start_series
+from tests.helpers import make_user, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +73,7 @@ def shot(page: Page, name: str) -> None:
 def league_with_long_names(owner):
     league = a_league(owner)
     finished(played(start_series(names=LONG_NAMES, league=league)))
-    return leagues.share_renew(league=league)
+    return league_services.share_renew(league=league)
 
 
 @pytest.mark.parametrize("language", ["en", "ru"])

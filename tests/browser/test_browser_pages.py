@@ -19,12 +19,12 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import Series
 from scoring.table import services as table
 from tests.browser.browsing import Tab, axe_violations, screenshot
 from tests.browser.data import a_league, finished, played
-from tests.conftest import make_user, record, start_series
+from tests.helpers import make_user, record, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -204,20 +204,20 @@ def _players(tab: Tab) -> None:
 
 @main_page("league-settings")
 def _league_settings(tab: Tab) -> None:
-    league = leagues.share_renew(league=a_league(series=0))
+    league = league_services.share_renew(league=a_league(series=0))
     tab.login(league.memberships.get().user)
     tab.goto(reverse("league_settings", args=[league.pk]))
 
 
 @main_page("public-standings")
 def _public_standings(tab: Tab) -> None:
-    league = leagues.share_renew(league=a_league())
+    league = league_services.share_renew(league=a_league())
     tab.goto(reverse("public_standings", args=[league.share_token]))
 
 
 @main_page("public-history")
 def _public_history(tab: Tab) -> None:
-    league = leagues.share_renew(league=a_league())
+    league = league_services.share_renew(league=a_league())
     tab.goto(reverse("public_history", args=[league.share_token]))
 
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scoring.models import Deal, Series
-from tests.conftest import record, start_series
+from tests.helpers import record, start_series
 
 pytestmark = pytest.mark.browser
 

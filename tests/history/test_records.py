@@ -10,8 +10,7 @@ from django.utils import timezone
 from scoring import rules
 from scoring.history.records import CHART_MONTHS, MonthResults, chart_months, player_record, streaks
 from scoring.models import Player, Seat, Series
-from tests.conftest import start_series
-from tests.history_fixtures import LONG, finished_series, play_deals
+from tests.helpers import LONG, finished_series, play_deals, start_series
 
 pytestmark = pytest.mark.django_db
 

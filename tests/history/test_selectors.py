@@ -12,21 +12,17 @@ from django.utils import timezone
 
 from scoring import rules
 from scoring.access import remember_link
+from scoring.history.forms import HistoryFilterForm
+from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
 from scoring.history.selectors import (
-    HistoryFilterForm,
     StaleCursor,
     history_filter,
     history_page,
-    history_row,
     player_scope,
-    rules_family,
-    rules_label,
     visible_players,
 )
 from scoring.models import Player, Series
-from scoring.table import selectors
-from tests.conftest import start_series
-from tests.history_fixtures import finished_series
+from tests.helpers import finished_series, start_series
 
 pytestmark = pytest.mark.django_db
 
@@ -56,30 +52,22 @@ def dated(series: Series, when) -> Series:
     return series
 
 
-def test_rules_family_ignores_the_target_and_knows_every_preset():
-    assert rules_family(rules.Ruleset(target=48)) == "classic"
-    assert rules_family(rules.PRESETS["eggs-stacking"]) == "eggs-stacking"
-    assert rules_family(rules.Ruleset(save_line=21)) is None
-    assert rules_label(rules.Ruleset(target=24)) == "Classic, out at 24"
-    assert rules_label(rules.Ruleset(save_line=21)) == "Custom rules, out at 12"
-
-
 def test_the_history_lists_the_newest_series_first_in_pages_without_overlap():
     series = [start_series() for _ in range(25)]
     now = timezone.now()
     for age, item in enumerate(series):
         dated(item, now - timedelta(minutes=age))
     first = history_page(Series.objects.all(), size=10)
-    assert [row.series.pk for row in first.rows] == [item.pk for item in series[:10]]
+    assert [row.pk for row in first.rows] == [item.pk for item in series[:10]]
     assert first.newer is None and first.older == series[9].pk
     second = history_page(Series.objects.all(), before=first.older, size=10)
-    assert [row.series.pk for row in second.rows] == [item.pk for item in series[10:20]]
+    assert [row.pk for row in second.rows] == [item.pk for item in series[10:20]]
     assert second.newer == series[10].pk
     last = history_page(Series.objects.all(), before=second.older, size=10)
-    assert [row.series.pk for row in last.rows] == [item.pk for item in series[20:]]
+    assert [row.pk for row in last.rows] == [item.pk for item in series[20:]]
     assert last.older is None
     back = history_page(Series.objects.all(), after=second.newer, size=10)
-    assert [row.series.pk for row in back.rows] == [item.pk for item in series[:10]]
+    assert [row.pk for row in back.rows] == [item.pk for item in series[:10]]
     assert back.newer is None and back.older == series[9].pk
 
 
@@ -92,7 +80,7 @@ def test_series_started_at_the_same_moment_are_paged_by_id_without_loss():
     cursor = None
     while True:
         page = history_page(Series.objects.all(), before=cursor, size=2)
-        seen += [row.series.pk for row in page.rows]
+        seen += [row.pk for row in page.rows]
         if page.older is None:
             break
         cursor = page.older
@@ -151,16 +139,25 @@ def test_a_player_who_is_not_in_the_list_is_refused():
     assert "player" in form.errors
 
 
+def row_of(series: Series) -> SeriesRow:
+    return series_rows(Series.objects.filter(pk=series.pk).values_list(*ROW_FIELDS))[0]
+
+
 def test_a_row_names_the_goat_and_the_goats_with_eggs():
-    plain = history_row(selectors.with_seats(Series.objects.filter(pk=finished_series().pk))[0])
+    plain = row_of(finished_series())
     assert plain.result == "Anna & Vera: the goat"
     assert [side.total for side in plain.sides] == [12, 0]
     assert plain.sides[0].goat and plain.sides[1].winner
-    eggs = finished_series(goat=1, eggs=True)
-    row = history_row(selectors.with_seats(Series.objects.filter(pk=eggs.pk))[0])
-    assert row.result == "Boris & Gleb: goat with eggs"
-    playing = history_row(selectors.with_seats(Series.objects.filter(pk=start_series().pk))[0])
-    assert playing.result == "In progress"
+    assert row_of(finished_series(goat=1, eggs=True)).result == "Boris & Gleb: goat with eggs"
+    assert row_of(start_series()).result == "In progress"
+
+
+def test_a_row_names_the_sides_the_rules_and_the_game():
+    row = row_of(start_series(mode="three", names=("Ira", "Kolya", "Lida")))
+    assert [side.name for side in row.sides] == ["Ira", "Kolya", "Lida"]
+    assert (row.rules_label, row.mode_label) == ("Classic, out at 12", "Three players")
+    assert [seat.name for seat in row.seats] == ["Ira", "Kolya", "Lida"]
+    assert row.get_absolute_url() == f"/series/{row.pk}/"
 
 
 def test_a_browser_sees_the_players_of_the_quick_games_it_holds_a_link_for(league, outsider):

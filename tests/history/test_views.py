@@ -6,36 +6,27 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Player, Series
 from scoring.table import services
-from tests.conftest import client_with_link, score_lines, start_series
-from tests.history_fixtures import finished_series, logged_in, long_series, play_deals
+from tests.helpers import (
+    client_with_link,
+    finished_series,
+    html,
+    logged_in,
+    long_series,
+    play_deals,
+    query_count,
+    score_lines,
+    start_series,
+    streamed,
+)
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 LEAGUE_NAMES = ("Lena", "Misha", "Nina", "Pavel")
-
-
-def html(response) -> str:
-    return response.content.decode()
-
-
-def body(response) -> str:
-    return b"".join(response.streaming_content).decode("utf-8-sig")
-
-
-def query_count(client: Client, url: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
-        if response.streaming:
-            body(response)
-    assert response.status_code == 200
-    return len(queries.captured_queries)
 
 
 # --- The history list ---------------------------------------------------------------------------
@@ -265,12 +256,12 @@ def test_downloads_hold_only_visible_series_and_never_links(league, viewer, outs
     series = finished_series(league=league, names=LEAGUE_NAMES)
     response = logged_in(viewer).get("/history/export.json")
     assert response["Content-Disposition"] == 'attachment; filename="kozel-history.json"'
-    text = body(response)
+    text = streamed(response)
     data = json.loads(text)
     assert [item["id"] for item in data["series"]] == [series.pk]
     assert data["secrets"] is False and series.score_token not in text
-    assert json.loads(body(logged_in(outsider).get("/history/export.json")))["series"] == []
-    rows = body(logged_in(viewer).get("/history/export.csv")).splitlines()
+    assert json.loads(streamed(logged_in(outsider).get("/history/export.json")))["series"] == []
+    rows = streamed(logged_in(viewer).get("/history/export.csv")).splitlines()
     assert len(rows) == 2 and rows[1].startswith(f"{series.pk},")
 
 
@@ -279,8 +270,8 @@ def test_a_series_downloads_as_csv_and_json(league, viewer, outsider):
     client = logged_in(viewer)
     csv_response = client.get(f"/series/{series.pk}/export.csv")
     assert csv_response["Content-Type"] == "text/csv; charset=utf-8"
-    assert len(body(csv_response).splitlines()) == 1 + series.deal_count
-    data = json.loads(body(client.get(f"/series/{series.pk}/export.json")))
+    assert len(streamed(csv_response).splitlines()) == 1 + series.deal_count
+    data = json.loads(streamed(client.get(f"/series/{series.pk}/export.json")))
     assert [item["id"] for item in data["series"]] == [series.pk]
     assert logged_in(outsider).get(f"/series/{series.pk}/export.csv").status_code == 404
     assert logged_in(outsider).get(f"/series/{series.pk}/export.json").status_code == 404
@@ -290,7 +281,7 @@ def test_downloads_honour_the_filters_and_refuse_bad_ones(league, viewer):
     finished_series(league=league, names=LEAGUE_NAMES)
     duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
     client = logged_in(viewer)
-    data = json.loads(body(client.get("/history/export.json?mode=duel")))
+    data = json.loads(streamed(client.get("/history/export.json?mode=duel")))
     assert [item["id"] for item in data["series"]] == [duel.pk]
     assert client.get("/history/export.csv?start=never").status_code == 422
     assert client.get("/history/export.json?end=9999-12-31").status_code == 422

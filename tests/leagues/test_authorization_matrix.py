@@ -16,12 +16,17 @@ from dataclasses import dataclass
 
 import pytest
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import Membership, Player, Role
-from tests.conftest import client_with_link, creator_client, record, start_series
-from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import (
+    client_with_link,
+    creator_client,
+    finished,
+    league_snapshot,
+    logged_in,
+    record,
+    start_series,
+)
 
 WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
 MANAGE = {"owner"}
@@ -176,8 +181,8 @@ ACTIONS = [
 @pytest.fixture
 def ctx(league, league_series, owner, scorer, viewer, outsider):
     record(league_series, [70, 50])
-    leagues.invite_renew(league=league)
-    leagues.share_renew(league=league)
+    league_services.invite_renew(league=league)
+    league_services.share_renew(league=league)
     player = Player.objects.create(name="Zoya", league=league)
     done = finished(league, names=("Lena", "Misha"), mode="duel")
     league.refresh_from_db()

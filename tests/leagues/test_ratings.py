@@ -9,10 +9,7 @@ import pytest
 from scoring.leagues.ratings import MODEL_MU, MODEL_SIGMA, Rating, SeatResult, rate, side_ranks
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import Player, Series, StandingsSnapshot
-from tests.conftest import start_series
-from tests.league_fixtures import fast_passwords, finished
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import finished, start_series
 
 
 def seat(player, side, total=0, winner=False, goat=False) -> SeatResult:

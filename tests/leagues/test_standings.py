@@ -10,17 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import rules
-from scoring.leagues import ledger as standings_ledger
-from scoring.leagues import standings
+from scoring.leagues import ledger, standings
 from scoring.leagues.services import league_create, series_move_to_league
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import League, Player, Series, StandingsSnapshot
-from scoring.rulesets import ruleset_from_key, ruleset_key
 from scoring.table import services
-from tests.conftest import record, start_series
-from tests.league_fixtures import fast_passwords, finished, play_out
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import finished, play_out, record, start_series
 
 ALL = StandingsFilter()
 
@@ -162,24 +157,6 @@ def test_an_empty_league_has_empty_standings(league):
     assert (table.series, table.players, table.pairs) == (0, [], [])
 
 
-@pytest.mark.parametrize("name", sorted(rules.PRESETS))
-def test_a_preset_is_named_by_its_key(name):
-    assert ruleset_key(rules.PRESETS[name]) == name
-    assert ruleset_from_key(name) == rules.PRESETS[name]
-
-
-def test_custom_rules_survive_the_round_trip_through_their_key():
-    custom = rules.Ruleset(
-        target=21, save_line=21, naked="points", eggs="stacking", ending="first-out"
-    )
-    assert ruleset_from_key(ruleset_key(custom)) == custom
-
-
-@pytest.mark.parametrize("key", ["custom-", "custom-a-b-c-d", "custom-12-31-21-tricks-odd-x", "x"])
-def test_a_garbled_ruleset_key_means_no_ruleset(key):
-    assert ruleset_from_key(key) is None
-
-
 def test_naked_counts_what_the_house_rules_charge_as_naked(league):
     # Under naked="points", 0 card points scores 6 even with a trick: that deal is naked.
     by_points = rules.Ruleset(naked="points")
@@ -209,13 +186,13 @@ def stored(league, flt=ALL) -> dict:
 def folded_series(monkeypatch) -> list[int]:
     """The ids of the series the tally counts from now on."""
     seen: list[int] = []
-    count = standings_ledger.Ledger._count
+    count = ledger.Ledger._count
 
     def spy(self, seats, mode, eggs):
         seen.append(seats[0][0])
         return count(self, seats, mode, eggs)
 
-    monkeypatch.setattr(standings_ledger.Ledger, "_count", spy)
+    monkeypatch.setattr(ledger.Ledger, "_count", spy)
     return seen
 
 
@@ -301,18 +278,18 @@ def test_pairs_kept_in_a_string_count_as_pairs_kept_in_a_dict(adds, split):
     def add(pairs, key, won, total):
         pairs.add(key, (1, int(won), int(not won), total))
 
-    whole = standings_ledger.Pairs()
+    whole = ledger.Pairs()
     for item in adds:
         add(whole, *item)
-    stored = standings_ledger.Pairs()
+    stored = ledger.Pairs()
     for item in adds[:split]:
         add(stored, *item)
-    again = standings_ledger.Pairs.from_json(json.loads(json.dumps(stored.to_json())))
+    again = ledger.Pairs.from_json(json.loads(json.dumps(stored.to_json())))
     for item in adds[split:]:
         add(again, *item)  # found and edited in the string
     assert again.regular == whole.regular
     assert again.occasional() == whole.occasional()
-    assert all(counts[0] >= standings_ledger.PAIR_MIN_SERIES for counts in again.regular.values())
+    assert all(counts[0] >= ledger.PAIR_MIN_SERIES for counts in again.regular.values())
 
 
 def test_a_series_that_finished_earlier_but_came_in_later_has_everything_counted_again(

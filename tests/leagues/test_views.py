@@ -7,22 +7,22 @@ import itertools
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import League, Membership, Player, Role, Series, StandingsSnapshot
-from tests.conftest import client_with_link, creator_client, start_series
-from tests.league_fixtures import fast_passwords, finished, league_snapshot, logged_in
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import (
+    client_with_link,
+    creator_client,
+    finished,
+    html,
+    league_snapshot,
+    logged_in,
+    query_count,
+    start_series,
+)
 
 HTMX = {"HX-Request": "true"}
-
-
-def html(response) -> str:
-    return response.content.decode()
 
 
 def grow(league: League, series: int, start: int = 0) -> None:
@@ -36,7 +36,7 @@ def grow(league: League, series: int, start: int = 0) -> None:
 
 
 def test_the_league_list_shows_the_users_leagues_with_their_role(league, viewer, outsider):
-    leagues.league_create(name="Elsewhere", user=outsider)
+    league_services.league_create(name="Elsewhere", user=outsider)
     page = html(logged_in(viewer).get("/leagues/"))
     assert "Kitchen table" in page and "Viewer" in page
     assert "Elsewhere" not in page
@@ -270,7 +270,7 @@ def test_the_sort_is_kept_with_a_filter_and_with_everyone(ranked_league, viewer)
 def test_the_public_standings_sort_too_and_outsiders_still_see_nothing(
     ranked_league, owner, outsider
 ):
-    ranked_league = leagues.share_renew(league=ranked_league)
+    ranked_league = league_services.share_renew(league=ranked_league)
     page = html(Client().get(f"/public/{ranked_league.share_token}/?sort=name"))
     assert [row[1] for row in player_rows(page)] == ["Anna", "Boris", "Dasha", "Gleb", "Vera"]
     assert sorted_by(page) == [("ascending", "name")]
@@ -396,7 +396,7 @@ def test_the_first_invite_link_says_it_is_ready_and_a_new_one_that_the_old_one_i
 
 
 def test_an_anonymous_visitor_with_an_invite_is_asked_to_sign_up_or_log_in(league):
-    league = leagues.invite_renew(league=league)
+    league = league_services.invite_renew(league=league)
     invite = f"/invite/{league.invite_token}/"
     page = html(Client().get(invite))
     assert f'href="/accounts/signup/?next={invite}"' in page
@@ -405,7 +405,7 @@ def test_an_anonymous_visitor_with_an_invite_is_asked_to_sign_up_or_log_in(leagu
 
 
 def test_a_revoked_invite_link_is_404(league, owner, outsider):
-    token = leagues.invite_renew(league=league).invite_token
+    token = league_services.invite_renew(league=league).invite_token
     logged_in(owner).post(f"/leagues/{league.pk}/invite/revoke/")
     assert logged_in(outsider).get(f"/invite/{token}/").status_code == 404
     assert logged_in(outsider).post(f"/invite/{token}/").status_code == 404
@@ -413,7 +413,7 @@ def test_a_revoked_invite_link_is_404(league, owner, outsider):
 
 
 def test_a_member_following_the_invite_again_is_told_so(league, scorer):
-    league = leagues.invite_renew(league=league, role=Role.VIEWER)
+    league = league_services.invite_renew(league=league, role=Role.VIEWER)
     assert "already a member" in html(logged_in(scorer).get(f"/invite/{league.invite_token}/"))
 
 
@@ -437,7 +437,7 @@ def test_a_bad_role_is_422(league, owner, viewer):
 
 
 def test_a_membership_of_another_league_is_refused(league, owner, outsider):
-    other = leagues.league_create(name="Other", user=outsider)
+    other = league_services.league_create(name="Other", user=outsider)
     theirs = Membership.objects.get(league=other, user=outsider)
     before = league_snapshot(other)
     response = logged_in(owner).post(f"/leagues/{league.pk}/members/{theirs.pk}/remove/")
@@ -497,7 +497,7 @@ def test_linking_a_player_to_someone_outside_is_422(league, owner, user):
 
 
 def test_linking_a_player_of_another_league_is_422(league, owner, outsider):
-    other = leagues.league_create(name="Other", user=outsider)
+    other = league_services.league_create(name="Other", user=outsider)
     stranger = Player.objects.create(name="Stranger", league=other)
     response = logged_in(owner).post(
         f"/leagues/{league.pk}/players/{stranger.pk}/link/", {"user": ""}
@@ -545,14 +545,14 @@ def test_public_standings_need_no_account_and_have_link_previews(league, owner):
 
 def test_the_public_history_lists_the_series_without_links_to_them(league):
     finished(league)
-    league = leagues.share_renew(league=league)
+    league = league_services.share_renew(league=league)
     page = html(Client().get(f"/public/{league.share_token}/history/"))
     assert "Anna" in page and "og:title" in page
     assert "/series/" not in page
 
 
 def test_a_revoked_or_renewed_share_link_is_404(league, owner):
-    old = leagues.share_renew(league=league).share_token
+    old = league_services.share_renew(league=league).share_token
     client = logged_in(owner)
     client.post(f"/leagues/{league.pk}/share/")
     assert Client().get(f"/public/{old}/").status_code == 404
@@ -662,24 +662,17 @@ PAGES = [
 ]
 
 
-def count_queries(client: Client, url: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url)
-    assert response.status_code == 200, url
-    return len(queries)
-
-
 @pytest.mark.parametrize("page", PAGES)
 def test_a_league_page_costs_the_same_queries_at_two_sizes(
     league, owner, page, django_assert_max_num_queries
 ):
-    league = leagues.share_renew(league=league)
+    league = league_services.share_renew(league=league)
     finished(league)
     anna, boris = Player.objects.filter(league=league).order_by("pk")[:2]
     url = page.format(pk=league.pk, token=league.share_token, a=anna.pk, b=boris.pk)
     client = logged_in(owner)
     client.get(url)  # the standings' snapshot is stored
-    small = count_queries(client, url)
+    small = query_count(client, url)
     grow(league, 12)
     client.get(url)
     with django_assert_max_num_queries(small):
@@ -694,7 +687,7 @@ def test_sorted_standings_cost_the_same_queries_at_two_sizes(
     client = logged_in(viewer)
     url = f"/leagues/{league.pk}/standings/?sort={sort}"
     client.get(url)
-    small = count_queries(client, url)
+    small = query_count(client, url)
     grow(league, 12, start=6)
     client.get(url)
     with django_assert_max_num_queries(small):
@@ -708,7 +701,7 @@ def test_recomputing_the_standings_costs_the_same_queries_at_two_sizes(
     client = logged_in(owner)
     url = f"/leagues/{league.pk}/standings/"
     StandingsSnapshot.objects.all().delete()
-    small = count_queries(client, url)
+    small = query_count(client, url)
     grow(league, 12)
     StandingsSnapshot.objects.all().delete()
     with django_assert_max_num_queries(small):

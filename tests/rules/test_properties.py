@@ -290,6 +290,7 @@ def test_any_whole_numbers_are_accepted_exactly_when_they_are_a_possible_split(p
         assert deal.points == tuple(points)
 
 
+@pytest.mark.slow  # fed garbage by the hundred (fuzzing): make test runs it
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(near_points, garbage), st.one_of(near_tricks, garbage))
 def test_a_deal_is_judged_the_same_whether_typed_as_a_tuple_or_a_list(points, tricks):
@@ -307,6 +308,7 @@ def test_a_deal_is_judged_the_same_whether_typed_as_a_tuple_or_a_list(points, tr
 # --- garbage in: only ever InvalidDeal out -------------------------------------------------------
 
 
+@pytest.mark.slow  # fed garbage by the hundred (fuzzing): make test runs it
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(near_points, garbage), st.one_of(near_tricks, garbage))
 def test_garbage_given_to_deal_only_ever_raises_invalid_deal(points, tricks):
@@ -319,6 +321,7 @@ def test_garbage_given_to_deal_only_ever_raises_invalid_deal(points, tricks):
         assert all(type(number) is int for number in deal.points)
 
 
+@pytest.mark.slow  # fed garbage by the hundred (fuzzing): make test runs it
 @settings(max_examples=300, deadline=None)
 @given(
     st.one_of(near_points, garbage),
@@ -335,6 +338,7 @@ def test_garbage_given_to_score_deal_only_ever_raises_invalid_deal(points, trick
         assert all(type(value) is int and value >= 0 for value in score.defeat)
 
 
+@pytest.mark.slow  # fed garbage by the hundred (fuzzing): make test runs it
 @settings(max_examples=300, deadline=None)
 @given(
     st.one_of(st.integers(-1, 5), garbage),

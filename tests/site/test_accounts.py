@@ -13,11 +13,8 @@ from django.core import mail
 from django.test import Client
 
 from kozel_site import settings as project_settings
-from tests.conftest import PASSWORD, creator_client
-from tests.league_fixtures import fast_passwords, logged_in
+from tests.helpers import PASSWORD, creator_client, logged_in
 from tests.site.test_settings import production
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
 
 NEW_PASSWORD = "another-long-secret-77"
 

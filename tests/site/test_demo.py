@@ -11,8 +11,7 @@ from scoring.demo import demo_generate
 from scoring.models import Deal, DealEvent, League, Player, Series
 from scoring.table.derived import SEAT_FIELDS, SERIES_FIELDS, derived_values
 from scoring.table.replays import replay_rows, row_snapshot
-from tests.history_fixtures import finished_series
-from tests.table_fixtures import assert_stored_matches_replay
+from tests.helpers import assert_stored_matches_replay, finished_series
 
 pytestmark = pytest.mark.django_db
 

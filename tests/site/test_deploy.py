@@ -7,16 +7,11 @@ import json
 import os
 import re
 import secrets
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.test import Client
 
-from tests.conftest import client_with_link
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import client_with_link, manage
 
 
 def production_env(**extra: str) -> dict[str, str]:
@@ -35,23 +30,14 @@ def production_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
+@pytest.mark.slow  # manage.py in a process of its own
 def test_the_deploy_checks_pass_under_production_settings():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=production_env())
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_the_deploy_checks_fail_when_https_is_switched_off():
     env = production_env(SECURE_SSL_REDIRECT="false", SECURE_HSTS_SECONDS="0")
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
@@ -59,6 +45,7 @@ def test_the_deploy_checks_fail_when_https_is_switched_off():
     assert "security.W004" in result.stderr and "security.W008" in result.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own
 def test_production_refuses_to_start_without_a_secret_key():
     result = manage("check", env=production_env(SECRET_KEY=""))
     assert result.returncode != 0

@@ -15,9 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import include, path
 from django.utils import translation
 
-from scoring.leagues import services as leagues
+from scoring.leagues import services as league_services
 from scoring.models import Membership
-from tests.league_fixtures import logged_in
+from tests.helpers import logged_in
 
 
 def boom(request: HttpRequest) -> HttpResponse:
@@ -82,7 +82,7 @@ def test_after_a_refused_form_reloading_and_sending_again_works(db):
 
 def test_a_form_sent_with_origin_null_is_refused_with_the_sites_page(league, outsider):
     """What Chromium sends from a page with <meta name="referrer" content="no-referrer">."""
-    league = leagues.invite_renew(league=league)
+    league = league_services.invite_renew(league=league)
     client = Client(enforce_csrf_checks=True)
     client.force_login(outsider)
     invite = f"/invite/{league.invite_token}/"
@@ -94,7 +94,7 @@ def test_a_form_sent_with_origin_null_is_refused_with_the_sites_page(league, out
 
 
 def test_joining_through_an_invite_passes_the_csrf_check_with_the_pages_origin(league, outsider):
-    league = leagues.invite_renew(league=league)
+    league = league_services.invite_renew(league=league)
     client = Client(enforce_csrf_checks=True)
     client.force_login(outsider)
     invite = f"/invite/{league.invite_token}/"
@@ -109,7 +109,7 @@ def test_joining_through_an_invite_passes_the_csrf_check_with_the_pages_origin(l
 
 @pytest.fixture
 def secret_pages(league):
-    league = leagues.share_renew(league=leagues.invite_renew(league=league))
+    league = league_services.share_renew(league=league_services.invite_renew(league=league))
     return [
         f"/invite/{league.invite_token}/",
         f"/public/{league.share_token}/",

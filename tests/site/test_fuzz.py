@@ -36,10 +36,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
-from scoring.history.selectors import HistoryFilterForm
+from scoring.history.forms import HistoryFilterForm
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
-from tests.conftest import client_with_link, record, start_series
+from tests.helpers import client_with_link, record, start_series
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")

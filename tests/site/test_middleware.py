@@ -17,7 +17,7 @@ from scoring.middleware import (
     RequestContextFilter,
     id_param,
 )
-from tests.conftest import make_user
+from tests.helpers import make_user
 
 
 def boom(request: HttpRequest) -> HttpResponse:

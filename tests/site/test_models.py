@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring.models import Deal, Player, Seat, Series
-from tests.conftest import record, start_series
+from tests.helpers import record, start_series
 
 pytestmark = pytest.mark.django_db
 

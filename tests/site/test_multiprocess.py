@@ -25,7 +25,8 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT, manage
+
 PASSWORD = "multi-process-password-7Qz"
 START_TIMEOUT = 60
 REQUEST_TIMEOUT = 20
@@ -144,15 +145,8 @@ def environment(database_url, tmp_path_factory) -> dict[str, str]:
     return env
 
 
-def manage(env: dict[str, str], *args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+def manage_ok(env: dict[str, str], *args: str) -> str:
+    result = manage(*args, env=env)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
@@ -160,9 +154,9 @@ def manage(env: dict[str, str], *args: str) -> str:
 @pytest.fixture(scope="module")
 def quick_game(environment) -> tuple[int, str]:
     """The database migrated, static files collected, a user and a quick game made."""
-    manage(environment, "migrate", "--noinput", "-v0")
-    manage(environment, "collectstatic", "--noinput", "-v0")
-    out = manage(environment, "shell", "-v0", "-c", SETUP.format(password=PASSWORD))
+    manage_ok(environment, "migrate", "--noinput", "-v0")
+    manage_ok(environment, "collectstatic", "--noinput", "-v0")
+    out = manage_ok(environment, "shell", "-v0", "-c", SETUP.format(password=PASSWORD))
     pk, token = re.search(r"GAME (\d+) (\S+)", out).groups()
     return int(pk), token
 
@@ -256,13 +250,13 @@ def test_a_game_link_opened_through_one_server_works_through_the_other(
     assert phone.post(first, f"/series/{pk}/deals/", deal)[0] == 302
     assert phone.get(first, f"/series/{pk}/")[0] == 200
     count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
-    assert manage(environment, "shell", "-v0", "-c", count).strip() == "1"
+    assert manage_ok(environment, "shell", "-v0", "-c", count).strip() == "1"
 
 
 def test_the_cache_is_shared_between_processes(environment, servers):
     # The migrations made the cache table (scoring 0004), before either server started.
     key = f"multiprocess-{uuid.uuid4()}"
-    manage(
+    manage_ok(
         environment,
         "shell",
         "-v0",
@@ -270,7 +264,7 @@ def test_the_cache_is_shared_between_processes(environment, servers):
         f"from django.core.cache import cache; cache.set({key!r}, 'shared', 60)",
     )
     read = f"from django.core.cache import cache; print(cache.get({key!r}))"
-    assert manage(environment, "shell", "-v0", "-c", read).strip() == "shared"
+    assert manage_ok(environment, "shell", "-v0", "-c", read).strip() == "shared"
 
 
 def test_static_files_are_served_compressed_with_hashed_names_and_cached_for_good(servers):

@@ -8,11 +8,12 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from scoring import names
-from scoring.backup.json_import import export_json, history_import
-from scoring.leagues import services as leagues
+from scoring.backup.json_export import export_json
+from scoring.backup.json_import import history_import
+from scoring.leagues import services as league_services
 from scoring.models import League, Player, Series
 from scoring.table import services
-from tests.conftest import client_with_link, start_series
+from tests.helpers import client_with_link, start_series
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +141,7 @@ def test_moving_a_game_into_a_league_matches_names_by_their_key(league, scorer):
     ilker = Player.objects.create(name="ilker", league=league)
     hana = Player.objects.create(name="ハナ", league=league)
     quick = start_series(names=("АННА", "Straße", "İLKER", "ﾊﾅ"))
-    leagues.series_move_to_league(series=quick, league=league, user=scorer)
+    league_services.series_move_to_league(series=quick, league=league, user=scorer)
     seats = quick.seats.order_by("position")
     assert [seat.player for seat in seats] == [anna, strasse, ilker, hana]
     assert Player.objects.filter(league=league).count() == 4
@@ -152,8 +153,8 @@ def test_a_game_seating_one_name_twice_is_not_moved(league, scorer):
     quick = services.series_start(
         mode="duel", players=players, first_dealer=0, ruleset=services.rules.Ruleset()
     )
-    with pytest.raises(leagues.LeagueError, match="both"):
-        leagues.series_move_to_league(series=quick, league=league, user=scorer)
+    with pytest.raises(league_services.LeagueError, match="both"):
+        league_services.series_move_to_league(series=quick, league=league, user=scorer)
     quick.refresh_from_db()
     assert quick.league is None
     assert not Player.objects.filter(league=league).exists()

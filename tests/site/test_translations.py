@@ -16,8 +16,7 @@ from django.utils import translation
 from django.utils.translation.template import templatize
 
 from scoring.models import Series
-from tests.conftest import client_with_link, record
-from tests.table_fixtures import play
+from tests.helpers import client_with_link, play, record
 
 ROOT = Path(settings.BASE_DIR)
 UPDATE = (

@@ -20,8 +20,15 @@ from django.test import Client
 from scoring.models import Deal, DealEvent, Series
 from scoring.table import services
 from tests import race_report
-from tests.conftest import client_with_link, entry_key, record, start_series
-from tests.table_fixtures import assert_stored_matches_replay, edit_data, undo_data
+from tests.helpers import (
+    assert_stored_matches_replay,
+    client_with_link,
+    edit_data,
+    entry_key,
+    record,
+    start_series,
+    undo_data,
+)
 
 # Slow: hundreds of threads racing on a real database (make test runs them, test-fast does not).
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

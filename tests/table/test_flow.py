@@ -15,9 +15,17 @@ from scoring.table import services
 from scoring.table.scoreboard import build
 from scoring.table.services import series_link_renew
 from scoring.templatetags.sharing import qr_svg
-from tests.conftest import client_with_link, creator_client, record, start_series
-from tests.league_fixtures import logged_in, play_out
-from tests.table_fixtures import db_snapshot, deal_data, undo_data
+from tests.helpers import (
+    client_with_link,
+    creator_client,
+    db_snapshot,
+    deal_data,
+    logged_in,
+    play_out,
+    record,
+    start_series,
+    undo_data,
+)
 
 HTMX = {"HX-Request": "true"}
 

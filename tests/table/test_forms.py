@@ -6,22 +6,14 @@ import pytest
 
 from scoring import rules
 from scoring.table.forms import DealForm, SeriesForm, UndoForm, series_initial
+from tests.helpers import NEW_GAME
 
 TEAM_SIDES = [(0, "Anna & Vera"), (1, "Boris & Gleb")]
 THREE_SIDES = [(0, "Ira"), (1, "Kolya"), (2, "Lida")]
 
 
 def new_game(**fields) -> SeriesForm:
-    data = {
-        "mode": "teams",
-        "player_0": "Anna",
-        "player_1": "Boris",
-        "player_2": "Vera",
-        "player_3": "Gleb",
-        "first_dealer": "0",
-        "preset": "classic",
-        **fields,
-    }
+    data = {**NEW_GAME, **fields}
     return SeriesForm({key: value for key, value in data.items() if value is not None})
 
 

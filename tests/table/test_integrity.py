@@ -15,7 +15,7 @@ from scoring.models import Deal, Seat, Series
 from scoring.modes import SHAPES
 from scoring.table import services
 from scoring.table.replays import engine_series
-from tests.conftest import start_series
+from tests.helpers import start_series
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zina", "Ilya"]
 

@@ -10,10 +10,7 @@ from scoring import rules, throttle
 from scoring.models import MAX_DEALS, Deal, Series
 from scoring.table import services
 from scoring.table.replays import engine_series, row_values
-from tests.conftest import client_with_link, record
-from tests.history_fixtures import finished_series
-from tests.league_fixtures import logged_in
-from tests.table_fixtures import deal_data
+from tests.helpers import client_with_link, deal_data, finished_series, logged_in, record
 
 pytestmark = pytest.mark.django_db
 

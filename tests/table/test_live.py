@@ -15,10 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.table.services import series_link_renew
-from tests.conftest import client_with_link, record
-from tests.league_fixtures import fast_passwords, logged_in, play_out
-
-pytestmark = pytest.mark.usefixtures(fast_passwords.__name__)
+from tests.helpers import client_with_link, logged_in, play_out, record
 
 HTMX = {"HX-Request": "true"}
 

@@ -14,7 +14,7 @@ from scoring.table.replays import (
     row_snapshot,
     row_values,
 )
-from tests.conftest import record, start_series
+from tests.helpers import record, start_series
 
 pytestmark = pytest.mark.django_db
 

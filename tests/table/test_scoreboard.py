@@ -8,8 +8,7 @@ from scoring import rules
 from scoring.models import Deal
 from scoring.table.scoreboard import build, goat_title, side_names
 from scoring.table.selectors import series_with_seats
-from tests.conftest import record, start_series
-from tests.table_fixtures import THREE
+from tests.helpers import THREE, record, start_series
 
 pytestmark = pytest.mark.django_db
 

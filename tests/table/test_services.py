@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 from scoring import rules
 from scoring.models import Deal, DealEvent, League, Player, Series
 from scoring.table import services
-from tests.conftest import record, start_series
-from tests.table_fixtures import THREE, assert_stored_matches_replay, db_snapshot
+from tests.helpers import THREE, assert_stored_matches_replay, db_snapshot, record, start_series
 
 pytestmark = pytest.mark.django_db
 

@@ -14,21 +14,23 @@ from hypothesis import strategies as st
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Series
-from tests.conftest import (
-    client_with_link,
-    creator_client,
-    entry_key,
-    record,
-    score_lines,
-    start_series,
-)
-from tests.table_fixtures import (
+from tests.helpers import (
+    NEW_GAME,
     THREE,
     assert_stored_matches_replay,
+    client_with_link,
+    creator_client,
     db_snapshot,
     deal_data,
     edit_data,
+    entry_key,
+    html,
+    logged_in,
+    long_series,
     play,
+    record,
+    score_lines,
+    start_series,
     undo_data,
 )
 
@@ -36,16 +38,6 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 CONFLICT_NOTICE = "Deal 1 was just recorded on another phone; your points are kept"
-
-
-def html(response) -> str:
-    return response.content.decode()
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def url(series: Series, rest: str = "") -> str:
@@ -951,13 +943,6 @@ def test_league_members_score_or_watch_by_role_and_outsiders_find_nothing(
 # A constant number of queries, however long the series
 
 
-def long_series(deals: int) -> Series:
-    series = start_series(ruleset=rules.Ruleset(target=999))
-    for number in range(deals):
-        record(series, (80, 40) if number % 2 else (40, 80))
-    return series
-
-
 #: A scoreboard request: the session, the series, its seats with players, its deals.
 SCOREBOARD_QUERIES = 4
 #: A recorded deal: the checks, the locked write with its savepoints, the fresh scoreboard.
@@ -1125,23 +1110,12 @@ NEW_GAME_TEXT = st.one_of(
 )
 
 
-A_NEW_GAME = {
-    "mode": "teams",
-    "player_0": "Anna",
-    "player_1": "Boris",
-    "player_2": "Vera",
-    "player_3": "Gleb",
-    "first_dealer": "0",
-    "preset": "classic",
-}
-
-
 @pytest.mark.slow
 @FUZZ
 @given(data=random_post(NEW_GAME_TEXT, NEW_GAME_FIELDS), keep=st.booleans())
 def test_random_new_games_never_fail_and_refusals_create_nothing(db, data, keep):
     # Half of the time a valid game with some fields spoilt, else only random fields.
-    fuzz("/new/", {**A_NEW_GAME, **data} if keep else data)
+    fuzz("/new/", {**NEW_GAME, **data} if keep else data)
 
 
 def test_a_finished_series_refuses_any_post_to_record(quick_series):

@@ -6,7 +6,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.backup.json_import import export_json, history_csv
+from scoring.backup.csv_export import history_csv
+from scoring.backup.json_export import export_json
 from scoring.models import Series
 
 

@@ -1,0 +1,21 @@
+"""Calendar days as the filters mean them: from midnight to midnight in the current time zone.
+
+A season "from 1 March to 31 March" takes in every moment from the start of 1 March to the
+start of 1 April, wherever the reader is: the history's and the standings' filters both say so.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from django.utils import timezone
+
+
+def day_start(day: date) -> datetime:
+    """Midnight at the start of ``day``, in the current time zone."""
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def next_day_start(day: date) -> datetime:
+    """Midnight at the end of ``day``: every moment of the day comes before it."""
+    return day_start(day + timedelta(days=1))

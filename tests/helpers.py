@@ -1,0 +1,337 @@
+"""Plain helpers for the tests: people, series played through the services, browsers, pages.
+
+Fixtures live in the ``conftest.py`` files; everything here is an ordinary function or constant,
+imported by name (``from tests.helpers import start_series``).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from html.parser import HTMLParser
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring import rules
+from scoring.access import SESSION_CREATED
+from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
+from scoring.table import services
+
+PASSWORD = "correct-horse-battery-staple-42"
+#: The three players of the three-player tests.
+THREE = ("Ira", "Kolya", "Lida")
+TEAMS = ("Anna", "Boris", "Vera", "Gleb")  # Anna & Vera (side 0) against Boris & Gleb (side 1)
+#: Side 0 loses with 31 card points: 2 defeat points with the classic save line.
+SIDE_0_LOSES = (31, 89)
+SIDE_1_LOSES = (89, 31)
+LONG = rules.Ruleset(target=999)  # a series that never ends within a test
+#: What the new-game form posts for two teams (the names of ``TEAMS``) and the classic rules.
+NEW_GAME = {
+    "mode": "teams",
+    **{f"player_{seat}": name for seat, name in enumerate(TEAMS)},
+    "first_dealer": "0",
+    "preset": "classic",
+}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- People and browsers -----------------------------------------------------------------------
+
+
+def make_user(username: str):
+    return get_user_model().objects.create_user(username=username, password=PASSWORD)
+
+
+def logged_in(user) -> Client:
+    """A browser logged in as ``user`` (None: a visitor who is not logged in)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def client_with_link(series: Series, token: str | None = None) -> Client:
+    """A browser that opened the series' score link (or another of its tokens) and confirmed."""
+    client = Client()
+    response = client.post(f"/join/{token or series.score_token}/")
+    assert response.status_code == 302, response.status_code
+    return client
+
+
+def creator_client(series: Series) -> Client:
+    """The browser that started a quick game: it holds the score link and manages the game."""
+    client = client_with_link(series)
+    session = client.session
+    session[SESSION_CREATED] = [series.pk]
+    session.save()
+    return client
+
+
+# --- Series played through the services --------------------------------------------------------
+
+
+def start_series(
+    *,
+    mode: str = "teams",
+    names: Sequence[str] = TEAMS,
+    ruleset: rules.Ruleset = rules.PRESETS["classic"],
+    league: League | None = None,
+    first_dealer: int = 0,
+) -> Series:
+    players = services.players_resolve(names=list(names), league=league, known=None)
+    return services.series_start(
+        mode=mode, players=players, first_dealer=first_dealer, ruleset=ruleset, league=league
+    )
+
+
+def record(series: Series, points, tricks=None) -> Series:
+    """Record the next deal through the service, as the scoreboard would."""
+    series.refresh_from_db()
+    services.deal_record(
+        series_id=series.pk, number=series.deal_count + 1, points=points, tricks=tricks
+    )
+    series.refresh_from_db()
+    return series
+
+
+def play_deals(series: Series, deals: Sequence) -> Series:
+    """Record each deal (points, or (points, tricks)) through the service."""
+    for deal in deals:
+        if isinstance(deal[0], tuple):
+            record(series, deal[0], deal[1])
+        else:
+            record(series, deal)
+    return series
+
+
+def finished_series(
+    *,
+    goat: int = 0,
+    names: Sequence[str] = TEAMS,
+    league: League | None = None,
+    eggs: bool = False,
+) -> Series:
+    """A two-side series played until side ``goat`` is the goat (six deals lost by 2)."""
+    mode = "teams" if len(names) == 4 else "duel"
+    series = start_series(mode=mode, names=names, league=league)
+    loses = SIDE_0_LOSES if goat == 0 else SIDE_1_LOSES
+    deals = [(60, 60)] if eggs else []
+    play_deals(series, [*deals, *[loses] * 6])
+    series.refresh_from_db()
+    assert series.finished
+    return series
+
+
+def long_series(deals: int, *, league: League | None = None) -> Series:
+    """A series still in progress after ``deals`` deals, sides losing in turn."""
+    series = start_series(ruleset=LONG, league=league)
+    play_deals(series, [SIDE_0_LOSES if n % 2 else SIDE_1_LOSES for n in range(deals)])
+    return series
+
+
+def play_out(series: Series, *, loser: int = 0, eggs: int = 0) -> Series:
+    """Finish a two-side series: ``eggs`` deals of 60:60, then ``loser`` goes naked until out."""
+    for _ in range(eggs):
+        record(series, [60, 60], [True, True])
+    points = [0, 120] if loser == 0 else [120, 0]
+    tricks = [False, True] if loser == 0 else [True, False]
+    while not series.finished:
+        record(series, points, tricks)
+    return series
+
+
+def finished(league: League | None, names=TEAMS, *, loser: int = 0, mode="teams", eggs=0):
+    return play_out(start_series(league=league, names=names, mode=mode), loser=loser, eggs=eggs)
+
+
+# --- What the database holds -------------------------------------------------------------------
+
+
+def db_snapshot() -> tuple:
+    """Everything a request could change in the table's tables, as plain comparable data."""
+    return (
+        list(Series.objects.order_by("pk").values()),
+        list(Seat.objects.order_by("pk").values()),
+        list(Deal.objects.order_by("pk").values()),
+        list(DealEvent.objects.order_by("pk").values()),
+        list(Player.objects.order_by("pk").values()),
+    )
+
+
+def independent_state(series: Series) -> rules.SeriesState:
+    """The engine's replay of the stored rows, read straight from the columns (no bridge)."""
+    deals = []
+    for row in Deal.objects.filter(series=series).order_by("number"):
+        sides = [side for side in range(3) if row.points[side] is not None]
+        deals.append(
+            rules.Deal(
+                tuple(row.points[side] for side in sides),
+                tuple(bool(row.tricks[side]) for side in sides),
+            )
+        )
+    return rules.replay(series.shape.sides, deals, rules=series.ruleset)
+
+
+def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
+    """The derived fields on the series and its seats are exactly what a replay says."""
+    series.refresh_from_db()
+    state = independent_state(series)
+    assert series.deal_count == len(state.deals)
+    assert series.totals == list(state.totals)
+    assert series.finished == state.finished
+    assert (series.finished_at is not None) == state.finished
+    assert series.winner_side == state.winner
+    assert series.goat_sides == list(state.goats)
+    assert series.eggs == state.eggs
+    assert series.multiplier == state.multiplier
+    for seat in series.seats.all():
+        assert seat.total == state.totals[seat.side]
+        assert seat.is_goat == (seat.side in state.goats)
+        assert seat.is_winner == (state.winner == seat.side)
+        tally = rules.side_tallies(state)[seat.side]
+        assert (seat.deals_played, seat.deals_won, seat.deals_lost) == (
+            tally.played,
+            tally.won,
+            tally.lost,
+        )
+        assert (seat.deals_naked, seat.deals_eggs, seat.narrow_saves) == (
+            tally.naked,
+            tally.eggs,
+            tally.narrow_saves,
+        )
+    return state
+
+
+def league_snapshot(league: League) -> tuple:
+    """Everything a league action could change, as plain comparable data."""
+    league = League.objects.get(pk=league.pk)
+    return (
+        (league.name, league.rules, league.invite_token, league.invite_role, league.share_token),
+        list(Membership.objects.filter(league=league).order_by("pk").values()),
+        list(Player.objects.order_by("pk").values()),
+        list(Series.objects.order_by("pk").values()),
+        list(Deal.objects.order_by("pk").values()),
+        League.objects.count(),
+    )
+
+
+# --- Other processes -----------------------------------------------------------------------------
+
+
+def manage(*args: str, env: dict[str, str], timeout: int = 180) -> subprocess.CompletedProcess:
+    """``manage.py`` run in a process of its own, with ``env`` as its whole environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+# --- Pages ----------------------------------------------------------------------------------------
+
+
+def html(response) -> str:
+    return response.content.decode()
+
+
+def streamed(response) -> str:
+    """A streamed download's text (without the byte-order mark of a CSV)."""
+    return b"".join(response.streaming_content).decode("utf-8-sig")
+
+
+def query_count(client: Client, url: str) -> int:
+    """How many queries a GET of ``url`` costs (a download read to its end)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+        if response.streaming:
+            streamed(response)
+    assert response.status_code == 200, url
+    return len(queries.captured_queries)
+
+
+def entry_key(response) -> str:
+    """The one-time key of the deal form in a rendered scoreboard."""
+    match = re.search(r'name="entry_key" value="([^"]+)"', response.content.decode())
+    assert match, "the page has no deal form"
+    return match.group(1)
+
+
+def deal_data(response, **fields) -> dict:
+    """The POST of the deal form shown in ``response``, with its hidden fields, plus ``fields``."""
+    html = response.content.decode()
+    number = re.search(r'name="number" value="(\d+)"', html)
+    key = re.search(r'name="entry_key" value="([^"]+)"', html)
+    assert number and key, "the page has no deal form"
+    return {"number": number.group(1), "entry_key": key.group(1), **fields}
+
+
+def undo_data(response) -> dict:
+    """The POST of the undo button shown in ``response``: the deal and the series' version."""
+    html = response.content.decode()
+    form = re.search(
+        r'action="/series/\d+/undo/".*?name="number" value="(\d+)".*?name="version" value="(\d+)"',
+        html,
+        re.DOTALL,
+    )
+    assert form, "the page has no undo button"
+    return {"number": form.group(1), "version": form.group(2)}
+
+
+def edit_data(response, **fields) -> dict:
+    """The POST of the edit form shown in ``response``: its version, plus ``fields``."""
+    version = re.search(r'name="version" value="(\d+)"', response.content.decode())
+    assert version, "the page has no edit form"
+    return {"version": version.group(1), **fields}
+
+
+class _ScoreLines(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.depth = 0  # open spans inside a score line (0: outside)
+        self.hidden = 0  # the depth at which a visually hidden span opened
+
+    def handle_starttag(self, tag, attrs) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "span" and (self.depth or "score-line" in classes):
+            if not self.depth:
+                self.lines.append("")
+            self.depth += 1
+            if "visually-hidden" in classes and not self.hidden:
+                self.hidden = self.depth
+        elif tag == "img" and self.depth and "goat-icon" in classes:
+            self.lines[-1] += f"[{dict(attrs)['alt']}]"
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "span" and self.depth:
+            if self.hidden == self.depth:
+                self.hidden = 0
+            self.depth -= 1
+
+    def handle_data(self, data) -> None:
+        if self.depth and not self.hidden:
+            self.lines[-1] += data
+
+
+def score_lines(page: str) -> list[str]:
+    """The series scores a page lists, as text: "[goat] Anna & Vera 12 : 0 Boris & Gleb"."""
+    parser = _ScoreLines()
+    parser.feed(page)
+    return [" ".join(line.split()) for line in parser.lines]  # split() takes no-break spaces too
+
+
+def play(client: Client, series: Series, htmx: bool = False, **fields):
+    """Open the scoreboard, fill in the deal form with ``fields`` and submit it."""
+    url = series.get_absolute_url()
+    headers = {"HX-Request": "true"} if htmx else {}
+    page = client.get(url, headers=headers)
+    return client.post(f"{url}deals/", deal_data(page, **fields), headers=headers)
