@@ -254,7 +254,7 @@ def test_undo_takes_a_whole_deal_number_in_range_and_the_version_it_was_shown_at
 def test_a_ruleset_is_worded_in_the_language_of_each_request():
     from django.utils import translation
 
-    from scoring.leagues.forms import ruleset_label
+    from scoring.rulesets import ruleset_label
 
     custom = rules.Ruleset(target=21)
     key = "custom-21"  # any key that is not a preset's
