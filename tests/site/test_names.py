@@ -164,12 +164,13 @@ def test_an_import_keeps_colliding_players_of_a_league_apart_as_the_migration_di
     start_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"))
     document = json.loads("".join(export_json(Series.objects.all(), secrets=True)))
     lena = next(p for p in document["players"] if p["name"] == "Lena")
-    later = {**lena, "id": 999, "name": "LENA"}  # as a league stored before keys may hold
+    # Stored before keys existed, with a later id (ids differ between databases: relative).
+    later = {**lena, "id": lena["id"] + 1000, "name": "LENA"}
     document["players"].append(later)
     Series.objects.all().delete()
     Player.objects.all().delete()
     League.objects.all().delete()
     history_import(document)
     assert Player.objects.get(pk=lena["id"]).name_key == "lena"
-    assert Player.objects.get(pk=999).name_key == names.kept_apart("lena", 999)
+    assert Player.objects.get(pk=later["id"]).name_key == names.kept_apart("lena", later["id"])
     assert services.players_resolve(names=["lena"], league=league)[0].pk == lena["id"]
