@@ -394,7 +394,12 @@ def run(work: Path) -> None:
     print(f"== preparing the site ({env['DATABASE_URL'].split(':', 1)[0]}) and a bare Django")
     data = site_data(env)
     bare_home = bare_project(work)
-    bare_env = dict(env, PYTHONPATH=str(bare_home), DJANGO_SETTINGS_MODULE="bare.settings")
+    # The project on the path too: the shared gunicorn config names its access logger class.
+    bare_env = dict(
+        env,
+        PYTHONPATH=os.pathsep.join([str(bare_home), str(ROOT)]),
+        DJANGO_SETTINGS_MODULE="bare.settings",
+    )
     board = {"Cookie": data["board_cookie"]}
     htmx_board = {**board, "HX-Request": "true"}
     owner = {"Cookie": data["owner_cookie"]}
