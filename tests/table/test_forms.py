@@ -249,21 +249,3 @@ def test_undo_takes_a_whole_deal_number_in_range_and_the_version_it_was_shown_at
     for bad in ["", "-1", "²", "9" * 5000, "2147483648"]:
         assert not UndoForm({"number": "3", "version": bad}).is_valid()
     assert not UndoForm({"number": "3"}).is_valid()
-
-
-def test_a_ruleset_is_worded_in_the_language_of_each_request():
-    from django.utils import translation
-
-    from scoring.rulesets import ruleset_label
-
-    custom = rules.Ruleset(target=21)
-    key = "custom-21"  # any key that is not a preset's
-    with translation.override("en"):
-        english = ruleset_label(key, custom)
-    with translation.override("ru"):
-        russian = ruleset_label(key, custom)
-    with translation.override("en"):
-        again = ruleset_label(key, custom)
-    assert english.startswith("Custom: out at 21")
-    assert russian != english and "21" in russian
-    assert again == english
