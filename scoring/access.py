@@ -45,9 +45,40 @@ class SeriesAccess:
     link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
 
 
+def held_tokens(request: HttpRequest) -> dict[int, str]:
+    """The quick-game links this browser holds: series id → token (checked on use)."""
+    return {int(pk): token for pk, token in request.session.get(SESSION_LINKS, {}).items()}
+
+
+def created_series_ids(request: HttpRequest) -> list[int]:
+    """Ids of the quick games this browser started."""
+    return list(request.session.get(SESSION_CREATED, []))
+
+
+def held_link(request: HttpRequest, series: Series) -> str | None:
+    """SCORE or WATCH: the live link to ``series`` this browser holds, if any."""
+    token = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
+    if not token:
+        return None
+    if token == series.score_token:
+        return SCORE
+    if token == series.watch_token:
+        return WATCH
+    return None
+
+
 def remember_link(request: HttpRequest, series: Series, token: str | None) -> None:
-    """Remember in this browser's session that it holds ``token`` for ``series``."""
-    links = dict(request.session.get(SESSION_LINKS, {}))
+    """Remember in this browser's session that it holds ``token`` for ``series``.
+
+    Never a watch link over the score link this browser holds already (a watch link opened
+    later, or a rematch followed from a watching phone, must not take scoring away); the session
+    is written only when something changes, so a poll that remembers nothing new costs nothing.
+    """
+    links = request.session.get(SESSION_LINKS, {})
+    held = links.get(str(series.pk))
+    if held == token or (held == series.score_token and token == series.watch_token):
+        return
+    links = dict(links)
     links.pop(str(series.pk), None)
     links[str(series.pk)] = token
     while len(links) > MAX_REMEMBERED:
@@ -57,9 +88,10 @@ def remember_link(request: HttpRequest, series: Series, token: str | None) -> No
 
 def remember_created(request: HttpRequest, series: Series) -> None:
     """Remember that this browser started ``series``: it manages the game from now on."""
-    created = [pk for pk in request.session.get(SESSION_CREATED, []) if pk != series.pk]
-    created.append(series.pk)
-    request.session[SESSION_CREATED] = created[-MAX_REMEMBERED:]
+    created = request.session.get(SESSION_CREATED, [])
+    if series.pk in created:
+        return
+    request.session[SESSION_CREATED] = [*created, series.pk][-MAX_REMEMBERED:]
 
 
 def is_creator(request: HttpRequest, series: Series) -> bool:
@@ -72,11 +104,6 @@ def is_creator(request: HttpRequest, series: Series) -> bool:
     return series.created_by_id is not None and series.created_by_id == request.user.pk
 
 
-def remembered_series_ids(request: HttpRequest) -> list[int]:
-    """Series this browser holds a link for, most recent first (tokens are checked on use)."""
-    return [int(pk) for pk in reversed(request.session.get(SESSION_LINKS, {}))]
-
-
 def league_role(request: HttpRequest, league_id: int | None) -> str | None:
     if league_id is None or not request.user.is_authenticated:
         return None
@@ -87,21 +114,10 @@ def league_role(request: HttpRequest, league_id: int | None) -> str | None:
     )
 
 
-def _link_access(request: HttpRequest, series: Series) -> str | None:
-    token = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
-    if not token:
-        return None
-    if token == series.score_token:
-        return SCORE
-    if token == series.watch_token:
-        return WATCH
-    return None
-
-
 def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     """What this request may do with ``series``; 404 when it may not even see it."""
     role = league_role(request, series.league_id)
-    link = _link_access(request, series)
+    link = held_link(request, series)
     # The creator keeps the game whatever becomes of its links (renewed on another device).
     creator = is_creator(request, series)
     if role is None and link is None and not creator:

@@ -9,7 +9,7 @@ from typing import NamedTuple, cast
 from django.db.models import Prefetch, Q, QuerySet, Value
 from django.http import Http404, HttpRequest
 
-from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess, series_access
+from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
 from scoring.models import Deal, DealEvent, Player, Seat, Series
 
 
@@ -17,9 +17,9 @@ def visible_series_filter(request: HttpRequest) -> Q:
     """Series of the user's leagues, and quick games this browser started or holds a live link
     for (as ``access.series_access`` decides)."""
     condition = Q(pk__in=[])
-    for pk, token in request.session.get(SESSION_LINKS, {}).items():
-        condition |= Q(pk=int(pk)) & (Q(score_token=token) | Q(watch_token=token))
-    created = request.session.get(SESSION_CREATED, [])
+    for pk, token in held_tokens(request).items():
+        condition |= Q(pk=pk) & (Q(score_token=token) | Q(watch_token=token))
+    created = created_series_ids(request)
     if created:
         condition |= Q(pk__in=created, league__isnull=True)
     if request.user.is_authenticated:

@@ -11,6 +11,7 @@ refused, so it never acts on a deal its phone has not seen.
 
 from __future__ import annotations
 
+import enum
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,23 +33,59 @@ class DealConflict(Exception):
     """The deal was changed from another device since this form was shown."""
 
 
-class SeriesFull(Exception):
-    """The series holds ``MAX_DEALS`` deals already: no deal can be added."""
-
-
-class DealUndone(DealConflict):
-    """The deal this form recorded has been undone since: its one-time key stays spent."""
-
-
 class SeriesNotOver(Exception):
     """A rematch was asked for a series that is still being played."""
 
 
+class Entry(enum.StrEnum):
+    """What a deal form asks of its series as the series stands: decided by ``entry_decision``."""
+
+    NEW = "new"  # the next deal: record it
+    RETRY = "retry"  # this form's deal is recorded already (a double tap, a lost answer)
+    SPENT = "spent"  # this form's deal was recorded and undone since: its key stays spent
+    STALE = "stale"  # the form was for another deal, recorded or undone elsewhere since
+    OVER = "over"  # the series has ended: no deal can be added
+    FULL = "full"  # the series holds MAX_DEALS deals
+
+
 @dataclass(frozen=True)
 class Recorded:
+    """The outcome of a deal form: ``deal`` is the recorded deal for NEW and RETRY, else None."""
+
     series: Series
-    deal: Deal
-    created: bool  # False when the same form had already recorded it (a retry or double tap)
+    entry: Entry
+    deal: Deal | None = None
+
+    @property
+    def created(self) -> bool:
+        return self.entry is Entry.NEW
+
+
+def entry_decision(
+    series_id: int,
+    *,
+    next_number: int,
+    finished: bool,
+    number: int | None,
+    entry_key: uuid.UUID | None,
+) -> tuple[Entry, int | None]:
+    """What a deal form for deal ``number`` with ``entry_key`` asks of the series, given its next
+    deal number and whether it has ended: the one place this is decided. The view asks first,
+    without a lock, so that a retry is answered before its form is read against a board that
+    has moved on; ``deal_record`` asks again under the series' lock. With RETRY comes the
+    recorded deal's id."""
+    used = entry_key_use(entry_key) if entry_key is not None else None
+    if used is not None:
+        if used.series_id != series_id:
+            return Entry.STALE, None  # a form of another series: nothing here is its deal
+        return (Entry.SPENT, None) if used.undone else (Entry.RETRY, used.pk)
+    if number is not None and number != next_number:
+        return Entry.STALE, None
+    if finished:
+        return Entry.OVER, None
+    if next_number > MAX_DEALS:
+        return Entry.FULL, None
+    return Entry.NEW, None
 
 
 def _locked(series_id: int) -> Series:
@@ -260,32 +297,30 @@ def deal_record(
     user=None,
     via: str = "",
 ) -> Recorded:
-    """Record the next deal of a series.
-
-    ``number`` is the deal the form was entering: if another device has recorded that deal in
-    the meantime, ``DealConflict`` is raised and nothing changes; ``DealUndone`` if the deal
-    this ``entry_key`` recorded has been undone since (a form is used once). Raises
-    ``InvalidDeal`` for a deal the rules refuse, ``SeriesFull`` past ``MAX_DEALS`` deals.
+    """Record the next deal of a series, or say why not (``Recorded.entry``, decided by
+    ``entry_decision`` under the series' lock): a retried form gets its deal back, a form for a
+    deal another device recorded meanwhile or a spent key changes nothing. Raises
+    ``InvalidDeal`` for a deal the rules refuse.
     """
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            used = entry_key_use(entry_key) if entry_key is not None else None
-            if used is not None:
-                if used.series_id != series.pk:
-                    raise DealConflict("this form belongs to another series")
-                if used.undone:
-                    raise DealUndone(f"the deal of this form was undone from series {series.pk}")
-                return Recorded(series=series, deal=Deal.objects.get(pk=used.pk), created=False)
             rows = _rows(series)
-            if number != len(rows) + 1:
-                raise DealConflict(f"deal {number} is not the next deal")
-            if number > MAX_DEALS:
-                raise SeriesFull(f"a series holds at most {MAX_DEALS} deals")
             running = engine_series(series, rows)
+            entry, recorded_pk = entry_decision(
+                series.pk,
+                next_number=len(rows) + 1,
+                finished=running.state.finished,
+                number=number,
+                entry_key=entry_key,
+            )
+            if entry is Entry.RETRY and recorded_pk is not None:
+                return Recorded(series, entry, Deal.objects.get(pk=recorded_pk))
+            if entry is not Entry.NEW:
+                return Recorded(series, entry)
             deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
             in_play = running.in_play
-            running.add(deal)  # InvalidDeal if the series is over or the sides do not match
+            running.add(deal)  # InvalidDeal if the sides do not match
             row = Deal.objects.create(
                 series=series,
                 number=number,
@@ -302,14 +337,15 @@ def deal_record(
                 via=via,
             )
             series_refresh(series, running.state)
-            return Recorded(series=series, deal=row, created=True)
+            return Recorded(series, entry, row)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
+        series = Series.objects.get(pk=series_id)
         if entry_key is not None:
             earlier = Deal.objects.filter(entry_key=entry_key, series_id=series_id).first()
             if earlier is not None:
-                return Recorded(series=earlier.series, deal=earlier, created=False)
-        raise DealConflict(f"deal {number} was recorded from another device") from None
+                return Recorded(series, Entry.RETRY, earlier)
+        return Recorded(series, Entry.STALE)
 
 
 @transaction.atomic
@@ -378,7 +414,7 @@ def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str 
 
     If the series has changed since (a deal recorded, edited or undone elsewhere, or this undo
     already done), ``DealConflict`` is raised and nothing changes: an old undo never removes a
-    deal its phone has not seen. The removed deal's one-time key stays spent (``DealUndone``).
+    deal its phone has not seen. The removed deal's one-time key stays spent (``Entry.SPENT``).
     """
     series = _locked(series_id)
     if series.version != version:
@@ -439,7 +475,7 @@ def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str 
     )
     _event(series, number, DealEvent.Action.RECORDED, after=row_snapshot(row), user=user, via=via)
     series_refresh(series, running.state)
-    return Recorded(series=series, deal=row, created=True)
+    return Recorded(series, Entry.NEW, row)
 
 
 @transaction.atomic

@@ -22,11 +22,10 @@ from django_htmx.http import HttpResponseClientRedirect
 from scoring import rules
 from scoring.access import (
     SCORE,
-    SESSION_CREATED,
-    SESSION_LINKS,
     WATCH,
     LinkRenewed,
     SeriesAccess,
+    held_link,
     league_for,
     league_role,
     remember_created,
@@ -184,10 +183,8 @@ def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series 
     if rematch is None or rematch.league_id is not None or access.link is None:
         return rematch
     token = rematch.score_token if access.link == SCORE else rematch.watch_token
-    held = request.session.get(SESSION_LINKS, {}).get(str(rematch.pk))
-    if held not in (token, rematch.score_token):  # never a watch link over a score link
-        remember_link(request, rematch, token)
-    if access.can_manage and rematch.pk not in request.session.get(SESSION_CREATED, []):
+    remember_link(request, rematch, token)  # never a watch link over a score link
+    if access.can_manage:
         remember_created(request, rematch)
     return rematch
 
@@ -338,25 +335,21 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
     board = _board(series)
-    used = selectors.entry_key_use(key) if key is not None else None
-    if used is not None and used.series_id == series.pk:
-        if used.undone:
-            return _undone(request, pk)  # sent again after its deal was undone: spent
-        return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
-    if number is not None and number != board.next_number:
-        # A form for a deal that was recorded (or undone) elsewhere since it was shown.
-        return _conflict(request, pk, number)
-    if board.state.finished:
-        notice = _("The series is over; no deal can be added.")
-        return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
-    if board.next_number > MAX_DEALS:
-        return _render_board(request, access, board=board, status=UNPROCESSABLE)
+    entry, _recorded_pk = services.entry_decision(
+        series.pk,
+        next_number=board.next_number,
+        finished=board.state.finished,
+        number=number,
+        entry_key=key,
+    )
+    if entry is not services.Entry.NEW:
+        return _entry_answer(request, access, entry, number, board)
     form = _deal_form(board, request.POST)
     if not form.is_valid():
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
     data = form.cleaned_data
     try:
-        services.deal_record(
+        recorded = services.deal_record(
             series_id=series.pk,
             number=data["number"],
             points=data["points"],
@@ -368,13 +361,32 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
-    except services.DealUndone:
-        return _undone(request, pk)
-    except services.DealConflict:
-        return _conflict(request, pk, number)
-    except services.SeriesFull:  # filled up from another device since the deals were read
-        return _render_board(request, access, status=UNPROCESSABLE)
-    return _recorded(request, pk)
+    return _entry_answer(request, access, recorded.entry, number)
+
+
+def _entry_answer(
+    request: HtmxHttpRequest,
+    access: SeriesAccess,
+    entry: services.Entry,
+    number: int | None,
+    board: Scoreboard | None = None,
+) -> HttpResponse:
+    """The answer to a deal form, by what ``services.entry_decision`` decided: the fresh board
+    (a redirect without htmx) once the deal is recorded, 409 when the form's deal was taken or
+    undone elsewhere, 422 when the series has no room for another deal. ``board`` is the board
+    the decision was made on, if it is still current (else it is read again)."""
+    pk = access.series.pk
+    match entry:
+        case services.Entry.NEW | services.Entry.RETRY:
+            return _recorded(request, pk)
+        case services.Entry.SPENT:
+            return _undone(request, pk)
+        case services.Entry.STALE:
+            return _conflict(request, pk, number)
+    if board is None:
+        access = selectors.series_for_request(request, pk)
+    notice = _("The series is over; no deal can be added.") if entry is services.Entry.OVER else ""
+    return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
 
 
 def _recorded(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -632,16 +644,6 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _render_board(request, selectors.series_for_request(request, pk))
 
 
-def _held_link(request: HtmxHttpRequest, series: Series) -> str | None:
-    """SCORE or WATCH: the live link to ``series`` this browser holds already, if any."""
-    held = request.session.get(SESSION_LINKS, {}).get(str(series.pk))
-    if held and held == series.score_token:
-        return SCORE
-    if held and held == series.watch_token:
-        return WATCH
-    return None
-
-
 @require_http_methods(["GET", "POST"])
 def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A score or watch link: a page with one button that opens the game and remembers the link.
@@ -656,7 +658,7 @@ def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if series is None:  # renewed, or never a link: which, nothing here can tell
         return render(request, "scoring/link_gone.html", {"renewed": False}, status=404)
     kind = SCORE if token == series.score_token else WATCH
-    held = _held_link(request, series)
+    held = held_link(request, series)
     if held in (SCORE, kind):
         return redirect(series)
     if request.method == "POST":

@@ -108,8 +108,8 @@ def test_two_phones_entering_the_same_deal_at_once_record_it_once():
             record_call(series, 1, (70, 50), uuid.uuid4()),
             record_call(series, 1, (30, 90), uuid.uuid4()),
         )
-        recorded = [r for r in results if isinstance(r, services.Recorded)]
-        conflicts = [r for r in results if isinstance(r, services.DealConflict)]
+        recorded = [r for r in results if r.entry is services.Entry.NEW]
+        conflicts = [r for r in results if r.entry is services.Entry.STALE]
         assert len(recorded) == 1 and len(conflicts) == 1, results
         assert recorded[0].created
         deals = list(Deal.objects.filter(series=series))
@@ -128,7 +128,10 @@ def test_two_phones_racing_on_a_later_deal_keep_the_earlier_deals():
             record_call(series, 3, (100, 20), uuid.uuid4()),
             record_call(series, 3, (50, 70), uuid.uuid4()),
         )
-        assert Counter(type(r).__name__ for r in results) == {"Recorded": 1, "DealConflict": 2}
+        assert Counter(r.entry for r in results) == {
+            services.Entry.NEW: 1,
+            services.Entry.STALE: 2,
+        }
         numbers = list(Deal.objects.filter(series=series).values_list("number", flat=True))
         assert numbers == [1, 2, 3]
         raced("three phones, third deal (service)")
@@ -164,7 +167,7 @@ def test_an_undo_and_a_new_deal_at_once_never_lose_the_new_deal():
         )
         undone, recorded = results
         if isinstance(undone, Series):  # the undo came first: B's deal 3 is no longer next
-            assert isinstance(recorded, services.DealConflict), results
+            assert recorded.entry is services.Entry.STALE, results
             assert numbers(series) == [1]
         else:  # B's deal came first: A's undo, shown before it, removes nothing
             assert isinstance(undone, services.DealConflict), results
@@ -203,9 +206,7 @@ def test_a_deal_form_sent_again_as_its_deal_is_undone_is_not_recorded_again():
         undone, again = at_once(undo, resend)
         assert isinstance(undone, Series), undone
         # Before the undo, the retry finds its deal; after it, the key is spent.
-        assert isinstance(again, services.DealUndone) or (
-            isinstance(again, services.Recorded) and not again.created
-        ), again
+        assert again.entry in (services.Entry.SPENT, services.Entry.RETRY), again
         assert numbers(series) == [1]
         assert not Deal.objects.filter(entry_key=key).exists()
         assert DealEvent.objects.get(series=series, action="removed").entry_key == key

@@ -62,10 +62,10 @@ def test_a_real_game_ends_long_before_the_deal_limit(db):
 def test_the_service_records_the_last_deal_a_series_holds_and_refuses_the_next(quick_series):
     series = record(filled(quick_series, MAX_DEALS - 1), (60, 60), (True, True))
     assert series.deal_count == MAX_DEALS
-    with pytest.raises(services.SeriesFull):
-        services.deal_record(
-            series_id=series.pk, number=MAX_DEALS + 1, points=(70, 50), tricks=None
-        )
+    outcome = services.deal_record(
+        series_id=series.pk, number=MAX_DEALS + 1, points=(70, 50), tricks=None
+    )
+    assert outcome.entry is services.Entry.FULL
     series.refresh_from_db()
     assert series.deal_count == Deal.objects.filter(series=series).count() == MAX_DEALS
 

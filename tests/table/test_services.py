@@ -148,10 +148,10 @@ def test_an_entry_key_from_another_series_is_a_conflict(quick_series):
     other = start_series(names=("Dima", "Egor", "Fima", "Gosha"))
     key = uuid.uuid4()
     services.deal_record(series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key)
-    with pytest.raises(services.DealConflict):
-        services.deal_record(
-            series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
-        )
+    outcome = services.deal_record(
+        series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+    )
+    assert outcome.entry is services.Entry.STALE and outcome.deal is None
     assert quick_series.deals.count() == 0
 
 
@@ -159,8 +159,10 @@ def test_an_entry_key_from_another_series_is_a_conflict(quick_series):
 def test_a_form_for_another_deal_number_is_a_conflict(quick_series, number):
     record(quick_series, (90, 30))
     before = db_snapshot()
-    with pytest.raises(services.DealConflict):
-        services.deal_record(series_id=quick_series.pk, number=number, points=(70, 50), tricks=None)
+    outcome = services.deal_record(
+        series_id=quick_series.pk, number=number, points=(70, 50), tricks=None
+    )
+    assert outcome.entry is services.Entry.STALE
     assert db_snapshot() == before
 
 
@@ -184,8 +186,8 @@ def test_a_refused_deal_changes_nothing(quick_series, points, tricks, message):
 def test_no_deal_can_be_added_to_a_finished_series(quick_series):
     series = finish(quick_series)
     before = db_snapshot()
-    with pytest.raises(rules.InvalidDeal, match="The series is over"):
-        services.deal_record(series_id=series.pk, number=3, points=(90, 30), tricks=None)
+    outcome = services.deal_record(series_id=series.pk, number=3, points=(90, 30), tricks=None)
+    assert outcome.entry is services.Entry.OVER and outcome.deal is None
     assert db_snapshot() == before
 
 
@@ -401,10 +403,10 @@ def test_an_undone_deal_keeps_its_key_spent(quick_series):
     undo(quick_series, 1)
     assert DealEvent.objects.get(action="removed").entry_key == key
     before = db_snapshot()
-    with pytest.raises(services.DealUndone):
-        services.deal_record(
-            series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
-        )
+    outcome = services.deal_record(
+        series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+    )
+    assert outcome.entry is services.Entry.SPENT
     assert db_snapshot() == before
 
 
@@ -415,11 +417,10 @@ def test_a_spent_key_of_another_series_is_a_conflict(quick_series):
     )
     undo(quick_series, 1)
     other = start_series()
-    with pytest.raises(services.DealConflict) as caught:
-        services.deal_record(
-            series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key
-        )
-    assert not isinstance(caught.value, services.DealUndone)
+    outcome = services.deal_record(
+        series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key
+    )
+    assert outcome.entry is services.Entry.STALE  # not SPENT: the key was spent elsewhere
     assert not other.deals.exists()
 
 
