@@ -13,10 +13,10 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic.edit import FormMixin
 from django.views.i18n import set_language
 
@@ -83,12 +83,11 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html", context)
 
 
-@require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
-    """The language picker: Django's set_language (the cookie, back to ``next``); an account
-    also keeps the choice for its next log-in on any browser."""
+    """The language picker: Django's set_language (the cookie, back to ``next``; a GET changes
+    nothing); an account also keeps the choice for its next log-in on any browser."""
     response = set_language(request)
-    language = request.POST.get("language", "")
+    language = request.POST.get("language", "") if request.method == "POST" else ""
     if request.user.is_authenticated and languages.is_offered(language):
         languages.account_language_set(user=request.user, language=language)
     return response
