@@ -12,7 +12,7 @@ from django.test import Client
 
 from scoring import languages
 from scoring.models import AccountSettings
-from tests.helpers import PASSWORD, html, make_user
+from tests.helpers import PASSWORD, client_with_link, html, make_user
 
 GERMAN_PHONE = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9,en;q=0.5"}
 
@@ -51,9 +51,13 @@ def test_the_picker_overrides_the_browsers_language_and_is_remembered():
 
 
 @pytest.mark.django_db
-def test_every_page_offers_every_language_named_in_itself_with_a_label(quick_series, client):
-    for path in ("/", "/new/", "/history/", "/accounts/login/", "/leagues/"):
-        form = picker(html(client.get(path)))
+def test_every_page_offers_every_language_named_in_itself_with_a_label(quick_series):
+    client = client_with_link(quick_series)
+    series = quick_series.get_absolute_url()
+    for path in ("/", "/new/", "/history/", "/accounts/login/", series, f"{series}sheet/"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        form = picker(html(response))
         assert 'action="/i18n/setlang/"' in form and 'method="post"' in form
         assert '<label for="language-picker"' in form and 'id="language-picker"' in form
         names = re.findall(r'<option value="([a-z]+)" lang="\1"[^>]*>([^<]+)</option>', form)
