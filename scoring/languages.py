@@ -56,7 +56,7 @@ def language_cookie_set(response: HttpResponse, language: str) -> None:
         domain=settings.LANGUAGE_COOKIE_DOMAIN,
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]  # a str setting
     )
 
 
