@@ -169,3 +169,22 @@ def test_a_stored_language_the_site_no_longer_speaks_is_ignored(owner):
 def test_make_user_has_no_settings_until_it_picks(db):
     user = make_user("ivan")
     assert languages.account_language(user) == ""
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_score_sheet_speaks_each_language_and_its_chart_stays_plain_numbers(
+    quick_series, language
+):
+    # German and Ukrainian write 176,5; an SVG coordinate written so lands in the wrong place.
+    from tests.helpers import record
+
+    record(quick_series, (30, 90))
+    record(quick_series, (61, 59))
+    client = client_with_link(quick_series)
+    pick(client, language)
+    sheet = html(client.get(f"/series/{quick_series.pk}/sheet/"))
+    assert lang_of(sheet) == language
+    svg = sheet[sheet.index("<svg") : sheet.index("</svg>")]
+    coordinates = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"', svg)
+    assert coordinates
+    assert not [value for value in coordinates if re.search(r"\d,\d", value) and " " not in value]
