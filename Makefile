@@ -7,7 +7,11 @@ PORT ?= 8000
 
 .PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
+# PyICU (names sorted in each language) builds against Debian's ICU; installed when missing.
+ICU_BUILD := libicu-dev pkg-config g++
 $(STAMP): requirements.txt requirements-dev.txt
+	@dpkg -s $(ICU_BUILD) >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ICU_BUILD) >/dev/null) ; } || true
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements-dev.txt
