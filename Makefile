@@ -7,7 +7,11 @@ PORT ?= 8000
 
 .PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
+# PyICU (names sorted in each language) builds against Debian's ICU; installed when missing.
+ICU_BUILD := libicu-dev pkg-config g++
 $(STAMP): requirements.txt requirements-dev.txt
+	@dpkg -s $(ICU_BUILD) >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ICU_BUILD) >/dev/null) ; } || true
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements-dev.txt
@@ -15,10 +19,12 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 install: $(STAMP)
 
-# Debian's Chromium for the real-browser tests (never a browser download).
+# Debian's Chromium for the real-browser tests (never a browser download), and the Noto fonts
+# that draw every script the site speaks (CJK, Telugu), so screenshots show glyphs, not boxes.
+BROWSER_FONTS := fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 browser:
-	@test -x /usr/bin/chromium || { \
-	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null) ; }
+	@test -x /usr/bin/chromium && dpkg -s $(BROWSER_FONTS) >/dev/null 2>&1 || { \
+	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium $(BROWSER_FONTS) >/dev/null) ; }
 	@test -x /usr/bin/chromium || { echo "Chromium is missing at /usr/bin/chromium"; exit 1; }
 
 run: install
@@ -68,8 +74,11 @@ format: install
 migrations-check: install
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
+# Every language of settings.LANGUAGES but English (the source); then translate the new entries
+# of each locale/<lang>/LC_MESSAGES/django.po (locale/GLOSSARY.md has the game's words).
+MESSAGE_LANGUAGES = $(shell $(BIN)/python -c 'import os; os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings"); import django; django.setup(); from django.conf import settings; print(" ".join("-l " + code for code, _ in settings.LANGUAGES if code != "en"))' 2>/dev/null || echo "-l ru")
 messages: install
-	$(BIN)/python manage.py makemessages -l ru --no-obsolete --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=node_modules --ignore=staticfiles
+	$(BIN)/python manage.py makemessages $(MESSAGE_LANGUAGES) --no-obsolete --ignore=.venv --ignore=tests --ignore=benchmarks --ignore=node_modules --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 # Every benchmark script prints its figures; none asserts a speed. QUICK=1: every code path on

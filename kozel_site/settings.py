@@ -204,7 +204,22 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
+# The languages of the players (the seed rule texts came in Russian, German, Vietnamese, Japanese,
+# Korean and Telugu; Ukrainian beside Russian). The picker names each in itself (Django's
+# name_local); LocaleMiddleware answers a first visit in the browser's Accept-Language.
+LANGUAGES = [
+    ("en", _("English")),
+    ("ru", _("Russian")),
+    ("de", _("German")),
+    ("uk", _("Ukrainian")),
+    ("vi", _("Vietnamese")),
+    ("ja", _("Japanese")),
+    ("ko", _("Korean")),
+    ("te", _("Telugu")),
+]
+# The picker's choice, per browser, for a year (an account's own lives in AccountSettings).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

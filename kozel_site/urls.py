@@ -2,7 +2,10 @@
 
 from django.urls import include, path
 
+from scoring.views.accounts import language_set
+
 urlpatterns = [
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The picker: Django's set_language, and an account remembers the choice.
+    path("i18n/setlang/", language_set, name="set_language"),
     path("", include("scoring.urls")),
 ]

@@ -346,3 +346,19 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"Standings of {self.league_id} ({self.key})"
+
+
+class AccountSettings(models.Model):
+    """What an account keeps beside Django's user: the language its pages speak.
+
+    ``language`` is a code of settings.LANGUAGES, or "" before the account picks one (then the
+    browser's cookie or Accept-Language decides). Written by ``scoring.languages``.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
+    )
+    language = models.CharField(max_length=16, blank=True)
+
+    def __str__(self) -> str:
+        return f"Settings of user {self.user_id}"

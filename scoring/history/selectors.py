@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
+from scoring.collation import sorted_by_name
 from scoring.days import day_start, next_day_start
 from scoring.history.forms import FINISHED, PLAYING
 from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
@@ -121,11 +122,8 @@ def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:
     """(pk, name) of the leagues the user belongs to, for the league filter."""
     if not request.user.is_authenticated:
         return []
-    return list(
-        League.objects.filter(memberships__user=request.user)
-        .order_by("name", "pk")
-        .values_list("pk", "name")
-    )
+    leagues = League.objects.filter(memberships__user=request.user).order_by("pk")
+    return sorted_by_name(leagues.values_list("pk", "name"), lambda league: league[1])
 
 
 def visible_players(request: HttpRequest) -> QuerySet[Player]:
@@ -142,7 +140,9 @@ def visible_players(request: HttpRequest) -> QuerySet[Player]:
 
 
 def player_choices(players: QuerySet[Player]) -> list[tuple[int, str]]:
-    return [(pk, name) for pk, name in players.order_by("name", "pk").values_list("pk", "name")]
+    return sorted_by_name(
+        players.order_by("pk").values_list("pk", "name"), lambda player: player[1]
+    )
 
 
 @dataclass(frozen=True)

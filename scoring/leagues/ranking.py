@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scoring.collation import name_sort_key
+
 if TYPE_CHECKING:
     from scoring.leagues.standings import PlayerRow
 
@@ -63,7 +65,7 @@ SORTS: dict[str, tuple[Callable[[PlayerRow], tuple], str]] = {
     "rate": (lambda row: (-row.win_rate, -row.played), DESCENDING),
     "rating": (_rating_first, DESCENDING),
     "played": (lambda row: (-row.played,), DESCENDING),
-    "name": (lambda row: (row.name.casefold(),), ASCENDING),
+    "name": (lambda row: (name_sort_key(row.name),), ASCENDING),
 }
 
 

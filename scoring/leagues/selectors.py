@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 
+from scoring.collation import sorted_by_name
 from scoring.history.rows import ROW_FIELDS, series_rows
 from scoring.models import League, Membership, Player, Role, Series
 
@@ -21,11 +22,10 @@ def user_memberships(user) -> list[Membership]:
 
 def scoring_leagues(user) -> list[League]:
     """Leagues where ``user`` may start series: as owner or scorer."""
-    return list(
-        League.objects.filter(
-            memberships__user=user, memberships__role__in=[Role.OWNER, Role.SCORER]
-        ).order_by("name", "pk")
-    )
+    leagues = League.objects.filter(
+        memberships__user=user, memberships__role__in=[Role.OWNER, Role.SCORER]
+    ).order_by("pk")
+    return sorted_by_name(leagues, lambda league: league.name)
 
 
 def league_memberships(league: League) -> list[Membership]:
@@ -38,7 +38,8 @@ def league_memberships(league: League) -> list[Membership]:
 
 
 def league_players(league: League) -> list[Player]:
-    return list(Player.objects.filter(league=league).select_related("user").order_by("name", "pk"))
+    players = Player.objects.filter(league=league).select_related("user").order_by("pk")
+    return sorted_by_name(players, lambda player: player.name)
 
 
 def series_page(league: League, number: str | None) -> Page:

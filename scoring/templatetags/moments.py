@@ -3,7 +3,9 @@
 The machine-readable ``datetime`` attribute is the value's ISO 8601 form; the text is the time in
 the current time zone and language: "30 Nov 2026, 20:21" (``seconds=True``: "20:21:07"). The day
 is worded by Django's ``date_format`` once per day and language (it costs some 40 µs a call, and
-the lists show a date per row); the time of day is plain digits.
+the lists show a date per row), in the language's own order and words (``DAY_FORMATS``: "1 грудня
+2026", "1. Dezember 2026", "2026年12月1日"); the time of day is plain digits (24 hours in every
+language the site speaks).
 """
 
 from __future__ import annotations
@@ -20,9 +22,24 @@ from django.utils.translation import get_language
 register = template.Library()
 
 
+#: How each language writes a day in a list (Django's format characters), where the short
+#: "j M Y" is not how it is written: Russian and Ukrainian say the month in the genitive ("1
+#: декабря"), German puts a dot after the day, Vietnamese writes numbers, Japanese and Korean
+#: go year, month, day with their counters.
+DAY_FORMATS = {
+    "ru": "j E Y",
+    "uk": "j E Y",
+    "de": "j. F Y",
+    "vi": "j/n/Y",
+    "ja": "Y年n月j日",
+    "ko": "Y년 n월 j일",
+}
+DAY_FORMAT = "j M Y"
+
+
 @lru_cache(maxsize=1024)
 def _day(day: date, language: str | None) -> str:
-    return date_format(day, "j M Y")
+    return date_format(day, DAY_FORMATS.get(language or "", DAY_FORMAT))
 
 
 @register.simple_tag

@@ -13,11 +13,14 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic.edit import FormMixin
+from django.views.i18n import set_language
 
+from scoring import languages
 from scoring.accounts import SignupForm
 from scoring.leagues.selectors import user_memberships
 from scoring.views import UNPROCESSABLE
@@ -51,6 +54,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             user = form.save()
             # login() keeps the session's data, so the game links this phone holds survive.
             login(request, user, backend=BACKEND)
+            # The language the new account signed up in is the one it keeps.
+            languages.account_language_set(user=user, language=translation.get_language())
             messages.success(request, _("Welcome! Your account is ready."))
             return redirect(safe_next(request) or "account")
         status = UNPROCESSABLE
@@ -78,6 +83,16 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html", context)
 
 
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The language picker: Django's set_language (the cookie, back to ``next``; a GET changes
+    nothing); an account also keeps the choice for its next log-in on any browser."""
+    response = set_language(request)
+    language = request.POST.get("language", "") if request.method == "POST" else ""
+    if request.user.is_authenticated and languages.is_offered(language):
+        languages.account_language_set(user=request.user, language=language)
+    return response
+
+
 class Unprocessable(FormMixin):
     """Django's auth views answer an invalid form with 200; the house answer is 422."""
 
@@ -89,6 +104,11 @@ class Unprocessable(FormMixin):
 
 class LoginView(Unprocessable, auth.LoginView):
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        languages.account_language_apply(form.get_user(), response)
+        return response
 
 
 class PasswordChangeView(Unprocessable, auth.PasswordChangeView):

@@ -32,11 +32,11 @@ from scoring.access import (
     remember_link,
     series_access,
 )
+from scoring.collation import name_sort_key
 from scoring.history.selectors import recent_series
 from scoring.middleware import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES, Mode
-from scoring.names import name_key
 from scoring.rulesets import rules_note
 from scoring.table import selectors, services
 from scoring.table.forms import (
@@ -306,7 +306,7 @@ def _names_offered(known) -> list[str]:
     offered: dict[str, str] = {}
     for player in known[:200]:
         offered.setdefault(player.name_key, player.name)
-    return sorted(offered.values(), key=name_key)
+    return sorted(offered.values(), key=name_sort_key)
 
 
 @require_GET

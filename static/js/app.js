@@ -356,7 +356,28 @@
     else input.scrollIntoView({ block: "end" });
   }
 
+  // The language picker goes as soon as a language is picked with a pointer or Enter; its
+  // button is only for pages without the script. Arrow keys only move through the list (Chrome
+  // fires "change" for each), so a keyboard does not leave the page on the first key.
+  function setUpLanguagePicker() {
+    var form = document.querySelector("form[data-language-picker]");
+    if (!form) return;
+    var select = form.querySelector("select");
+    var button = form.querySelector("button");
+    var byKey = false;
+    if (button) button.hidden = true;
+    select.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") { event.preventDefault(); form.submit(); return; }
+      byKey = event.key !== "Tab";
+    });
+    select.addEventListener("pointerdown", function () { byKey = false; });
+    select.addEventListener("change", function () {
+      if (!byKey) form.submit();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    setUpLanguagePicker();
     setUp(document);
     keepInView();
     setUpSharing(document);

@@ -350,6 +350,23 @@ FILLERS: dict[str, Callable[[Locator], None]] = {
 }
 
 
+def click(form: Locator, button: Locator) -> None:
+    button.click()
+
+
+def pick_language(form: Locator, button: Locator) -> None:
+    """The picker has no button to press once the script runs: choosing another language in
+    its list sends the form (static/js/app.js)."""
+    select = form.locator("select")
+    current = select.input_value()
+    other = next(code for code, _name in settings.LANGUAGES if code != current)
+    select.select_option(other)
+
+
+# Forms sent otherwise than by a click on their button, by URL name.
+SUBMITTERS: dict[str, Callable[[Locator, Locator], None]] = {"set_language": pick_language}
+
+
 # The crawler -------------------------------------------------------------------------------
 
 
@@ -485,11 +502,12 @@ class Crawler:
             if expected:
                 stack.enter_context(tab.expecting(expected))
             with tab.page.expect_response(is_the_post) as answer:
+                send = SUBMITTERS.get(url_name, click)
                 if htmx:
-                    button.click()
+                    send(form, button)
                 else:
                     with tab.page.expect_navigation():
-                        button.click()
+                        send(form, button)
             if htmx:
                 tab.page.wait_for_load_state("networkidle")
         status = answer.value.status

@@ -83,5 +83,5 @@ def test_the_buttons_on_pages_opened_through_a_secret_link_work(open_tab):
 
     stranger = open_tab()
     stranger.goto(f"/public/{league.share_token}/")
-    stranger.page.get_by_role("button", name="Русский").click()
-    expect(stranger.page.get_by_role("button", name="English")).to_be_visible()
+    stranger.page.get_by_label("Language").select_option("ru")
+    expect(stranger.page.get_by_label("Язык")).to_have_value("ru")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
+from django.conf import settings
 from django.template import Context, Template
 from django.utils import timezone, translation
 from django.utils.formats import date_format
+
+from scoring.templatetags.moments import DAY_FORMATS
 
 WHEN = datetime(2025, 6, 30, 22, 30, 7, tzinfo=UTC)  # already 1 July in Moscow
 
@@ -22,12 +26,29 @@ def test_the_text_is_the_local_day_and_time_and_the_attribute_the_exact_moment()
 
 
 def test_it_says_what_djangos_date_filter_says_in_each_language():
-    for language in ("en", "ru"):
+    for language, _name in settings.LANGUAGES:
         with timezone.override("Europe/Moscow"), translation.override(language):
             html = rendered("{% moment when seconds=True %}", when=WHEN)
-            expected = date_format(timezone.localtime(WHEN), "j M Y, H:i:s")
+            wording = DAY_FORMATS.get(language, "j M Y")
+            expected = date_format(timezone.localtime(WHEN), f"{wording}, H:i:s")
         assert f">{expected}</time>" in html
-    assert "июл" in html.lower()
+
+
+def test_each_language_writes_the_day_its_own_way():
+    days = {}
+    for language, _name in settings.LANGUAGES:
+        with timezone.override("Europe/Moscow"), translation.override(language):
+            days[language] = re.search(
+                r">(.*), 01:30</time>", rendered("{% moment when %}", when=WHEN)
+            )[1]
+    assert days["en"] == "1 Jul 2025"
+    assert days["ru"] == "1 июля 2025"
+    assert days["uk"] == "1 липня 2025"
+    assert days["de"] == "1. Juli 2025"
+    assert days["vi"] == "1/7/2025"
+    assert days["ja"] == "2025年7月1日"
+    assert days["ko"] == "2025년 7월 1일"
+    assert "2025" in days["te"] and days["te"] != days["en"]
 
 
 def test_nothing_is_shown_for_no_moment():

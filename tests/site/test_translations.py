@@ -1,8 +1,10 @@
-"""The Russian catalog: complete, compiled, up to date with the code, and shown on the pages."""
+"""Every catalog (each language of settings.LANGUAGES but English): complete, compiled, up to
+date with the code, its placeholders and plural forms right; and the Russian pages."""
 
 from __future__ import annotations
 
 import ast
+import gettext
 import io
 import re
 import tokenize
@@ -20,12 +22,47 @@ from tests.helpers import client_with_link, play, record
 
 ROOT = Path(settings.BASE_DIR)
 UPDATE = (
-    "update the catalog: manage.py makemessages -l ru --ignore=.venv --ignore=tests "
-    "--ignore=benchmarks --ignore=node_modules --ignore=staticfiles, translate the new entries "
-    "in locale/ru/LC_MESSAGES/django.po, then manage.py compilemessages --ignore=.venv"
+    "update the catalogs: make messages (manage.py makemessages for every language but English), "
+    "translate the new entries of each locale/<lang>/LC_MESSAGES/django.po (locale/GLOSSARY.md "
+    "has the game's words), then manage.py compilemessages --ignore=.venv"
 )
-PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+#: Every language the site speaks but English, the language of the msgids.
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def po_path(language: str) -> Path:
+    return ROOT / "locale" / language / "LC_MESSAGES" / "django.po"
+
+
+PO = po_path("ru")
 MO = PO.with_suffix(".mo")
+
+
+def _slavic(n: int) -> int:
+    """Russian and Ukrainian: 1, 21, 31… / 2–4, 22–24… / the rest (5–20, 25–30, 0…)."""
+    if n % 10 == 1 and n % 100 != 11:
+        return 0
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return 1
+    return 2
+
+
+#: The plural form each whole number takes, by language (CLDR's plural rules): the catalog's
+#: Plural-Forms formula must give the same. Russian and Ukrainian have three forms for whole
+#: numbers (their catalogs keep Django's own formula, whose fourth form is for fractions), German
+#: and Telugu two (one / other), Japanese, Korean and Vietnamese one.
+PLURAL_RULES = {
+    "ru": ((3, 4), _slavic),
+    "uk": ((3, 4), _slavic),
+    "de": ((2,), lambda n: int(n != 1)),
+    "te": ((2,), lambda n: int(n != 1)),
+    "ja": ((1,), lambda n: 0),
+    "ko": ((1,), lambda n: 0),
+    "vi": ((1,), lambda n: 0),
+}
+NUMBERS = range(0, 250)
+#: The placeholders a translation must keep: Python's %-formatting and str.format's {name}.
+PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|%[sd]|\{[a-z_]*\}")
 #: Where makemessages finds strings (it is run with .venv, tests, benchmarks, node_modules and
 #: staticfiles ignored: see ``UPDATE``).
 SOURCES = ("kozel_site", "scoring", "templates")
@@ -42,8 +79,6 @@ KEYWORDS = {
     "npgettext": (0, 1, 2),
     "npgettext_lazy": (0, 1, 2),
 }
-#: A number for each Russian plural form: 1 (21, 31…), 2–4 (22…), 5–20 and 0 (25…).
-PLURAL_SAMPLES = {0: (1, 21, 101), 1: (2, 3, 24), 2: (0, 5, 11, 14, 25)}
 
 
 @dataclass
@@ -183,6 +218,31 @@ def catalog(po_text) -> list[Entry]:
     return parse_po(po_text)
 
 
+@pytest.fixture(scope="module", params=TRANSLATED)
+def language(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def text_of(language) -> str:
+    path = po_path(language)
+    assert path.exists(), f"no catalog for {language}: {UPDATE}"
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def entries(text_of) -> list[Entry]:
+    return parse_po(text_of)
+
+
+def plural_formula(text: str) -> tuple[int, str]:
+    match = re.search(
+        r"Plural-Forms:\s*nplurals=(\d+);\s*plural=([^\n]+?);?\s*$", header(text), re.M
+    )
+    assert match, "the catalog has no Plural-Forms header"
+    return int(match.group(1)), match.group(2)
+
+
 def russian(client: Client) -> Client:
     """The same browser after a tap on the language switch."""
     response = client.post("/i18n/setlang/", {"language": "ru", "next": "/"})
@@ -194,55 +254,81 @@ def page(response) -> str:
     return response.content.decode()
 
 
-# The catalog itself
+# Every catalog
 
 
-def test_the_catalog_has_hundreds_of_entries_and_the_russian_plural_rule(po_text, catalog):
-    assert len(catalog) > 400
-    info = header(po_text)
-    assert "Language: ru\n" in info
-    assert "nplurals=4;" in info  # the formula of Django's own Russian catalog
-    assert "#, fuzzy" not in po_text.split("\n\n", 1)[0]
+def test_the_site_speaks_the_players_languages_each_named_in_itself():
+    from scoring.languages import offered
+
+    assert TRANSLATED == ["ru", "de", "uk", "vi", "ja", "ko", "te"]
+    names = [name for _code, name in offered()]
+    assert names == [
+        "English", "Русский", "Deutsch", "Українська", "Tiếng Việt", "日本語", "한국어", "తెలుగు"
+    ]  # fmt: skip
 
 
-def test_every_entry_is_translated_and_none_is_fuzzy(catalog):
-    untranslated = [entry.msgid for entry in catalog if not all(entry.msgstr.values())]
-    fuzzy = [entry.msgid for entry in catalog if "fuzzy" in entry.flags]
+def test_the_catalog_is_for_its_language_with_hundreds_of_entries(language, text_of, entries):
+    assert len(entries) > 400
+    assert f"Language: {language}\n" in header(text_of)
+    assert "#, fuzzy" not in text_of.split("\n\n", 1)[0]
+
+
+def test_the_plural_formula_is_the_languages_own(language, text_of):
+    forms, formula = plural_formula(text_of)
+    allowed, rule = PLURAL_RULES[language]
+    assert forms in allowed
+    chooses = gettext.c2py(formula)
+    wrong = [n for n in NUMBERS if chooses(n) != rule(n)]
+    assert wrong == [], f"{language}: the formula picks another form for {wrong[:10]}"
+
+
+def test_every_entry_is_translated_and_none_is_fuzzy(language, text_of, entries):
+    forms, _formula = plural_formula(text_of)
+    untranslated = [entry.msgid for entry in entries if not all(entry.msgstr.values())]
+    fuzzy = [entry.msgid for entry in entries if "fuzzy" in entry.flags]
     wrong_forms = [
         entry.msgid
-        for entry in catalog
-        if entry.msgid_plural and sorted(entry.msgstr) != [0, 1, 2, 3]
+        for entry in entries
+        if entry.msgid_plural and sorted(entry.msgstr) != list(range(forms))
     ]
     assert untranslated == []
     assert fuzzy == []
     assert wrong_forms == []
 
 
-def test_every_translation_keeps_the_placeholders_of_its_original(catalog):
-    placeholder = re.compile(r"%\([a-z_]+\)s|%s|%d")
+def test_every_translation_keeps_the_placeholders_of_its_original(entries):
     broken = []
-    for entry in catalog:
-        wanted = set(placeholder.findall(entry.msgid))
+    for entry in entries:
+        wanted = set(PLACEHOLDER.findall(entry.msgid))
         if entry.msgid_plural:
-            wanted |= set(placeholder.findall(entry.msgid_plural))
+            wanted |= set(PLACEHOLDER.findall(entry.msgid_plural))
         for form, text in entry.msgstr.items():
-            # A plural form may drop the count (one form says it in words), nothing else.
-            if set(placeholder.findall(text)) != wanted:
+            if set(PLACEHOLDER.findall(text)) != wanted:
                 broken.append((entry.msgid, form, text))
     assert broken == []
 
 
-def test_the_catalog_holds_every_string_the_code_marks_for_translation(catalog):
+def test_the_catalog_holds_every_string_the_code_marks_for_translation(entries):
     """What makemessages would add: a string marked in the code but missing from the catalog."""
-    known = {entry.key for entry in catalog}
+    known = {entry.key for entry in entries}
     missing = sorted(code_strings() - known, key=str)
     assert missing == [], UPDATE
 
 
-def test_the_engine_messages_are_in_the_catalog(catalog):
+def test_every_catalog_has_the_entries_of_every_other(entries):
+    """One list of strings for all: a catalog missing an entry another has is out of date."""
+    known = {entry.key for entry in entries}
+    everyone = set()
+    for other in TRANSLATED:
+        if po_path(other).exists():
+            everyone |= {entry.key for entry in parse_po(po_path(other).read_text("utf-8"))}
+    assert sorted(everyone - known, key=str) == [], UPDATE
+
+
+def test_the_engine_messages_are_in_the_catalog(entries):
     from scoring.rules import errors
 
-    known = {entry.msgid for entry in catalog}
+    known = {entry.msgid for entry in entries}
     engine = set()
     for path in (ROOT / "scoring" / "rules").glob("*.py"):
         engine |= {msgid for _context, msgid in extracted_strings(path.read_text(encoding="utf-8"))}
@@ -251,15 +337,21 @@ def test_the_engine_messages_are_in_the_catalog(catalog):
     assert engine <= known
 
 
-def test_the_compiled_catalog_gives_every_translation_of_the_po_file(catalog):
+def test_the_compiled_catalog_gives_every_translation_of_the_po_file(language, text_of, entries):
     """Django reads the .mo: each msgid, in each plural form, comes out as the .po says."""
-    assert MO.exists() and MO.stat().st_size > 0
+    mo = po_path(language).with_suffix(".mo")
+    assert mo.exists() and mo.stat().st_size > 0
+    _forms, formula = plural_formula(text_of)
+    chooses = gettext.c2py(formula)
+    samples: dict[int, list[int]] = {}
+    for n in NUMBERS:
+        samples.setdefault(chooses(n), []).append(n)
     differ = []
-    with translation.override("ru"):
-        for entry in catalog:
+    with translation.override(language):
+        for entry in entries:
             if entry.msgid_plural:
-                for form, numbers in PLURAL_SAMPLES.items():
-                    for n in numbers:
+                for form, numbers in samples.items():
+                    for n in numbers[:3]:
                         if entry.msgctxt:
                             got = translation.npgettext(
                                 entry.msgctxt, entry.msgid, entry.msgid_plural, n
@@ -310,7 +402,8 @@ def test_the_language_switch_turns_the_home_page_russian(client):
     assert "Новая игра" in text
     assert "Считайте Козла прямо за столом" in text
     assert "New game" not in text
-    assert ">English</button>" in text  # the switch now offers the way back
+    assert '<option value="en" lang="en">English</option>' in text  # the way back
+    assert '<option value="ru" lang="ru" selected>Русский</option>' in text
 
 
 def test_the_new_game_page_is_russian(client):
