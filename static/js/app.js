@@ -398,8 +398,18 @@
   window.addEventListener("offline", function () { say("offline"); });
   window.addEventListener("online", function () { if (net.kind === "offline") say(null); });
 
+  // The installable app's service worker (scoring/offline.py) keeps the shell and this phone's
+  // games for offline use.
+  function registerWorker() {
+    var status = document.getElementById("net-status");
+    var url = status && status.getAttribute("data-sw");
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     if (!navigator.onLine) say("offline");
+    registerWorker();
     setUp(document);
     keepInView();
     setUpSharing(document);

@@ -73,3 +73,108 @@ def test_the_russian_page_says_it_in_russian(tab):
     expect(status(tab.page)).to_contain_text("Нет связи")
     tab.context.set_offline(False)
     forgive_offline(tab)
+
+
+def wait_for_worker(page: Page) -> None:
+    """Until the service worker controls the page (it takes over at once: clients.claim)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def cache_names(page: Page) -> list[str]:
+    return sorted(page.evaluate("caches.keys()"))
+
+
+def until(page: Page, check, what: str, timeout_ms: int = 10_000) -> None:
+    step = 100
+    for _ in range(timeout_ms // step):
+        if check():
+            return
+        page.wait_for_timeout(step)
+    raise AssertionError(f"never came true: {what}")
+
+
+def test_the_site_installs_as_an_app(browser_type, browser_type_launch_args, live_server, tmp_path):
+    """Chromium never offers to install from an incognito context (a Playwright context is one):
+    a browser with a profile on disk, as a phone has."""
+    series = start_series()
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        **browser_type_launch_args,
+        viewport={"width": 360, "height": 740},
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{live_server.url}/join/{series.score_token}/")
+        page.locator("form[action^='/join/'] button[type=submit]").click()
+        expect(page.locator(".sides")).to_be_visible()
+        wait_for_worker(page)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == []
+        assert '"display": "standalone"' in manifest["data"]
+        for icon in ("icon-192.png", "icon-512.png", "icon-maskable-512.png"):
+            assert page.request.get(f"{live_server.url}/static/img/app/{icon}").ok
+    finally:
+        context.close()
+
+
+def test_a_kept_scoreboard_opens_offline_after_a_reload(tab):
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()  # now through the worker, which keeps the page
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    tab.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+    expect(page.locator("#net-status")).to_be_visible()
+    # A page this phone never kept: the site's offline page, not the browser's error.
+    page.goto(tab.url("/history/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    tab.context.set_offline(False)
+    forgive_offline(tab)
+
+
+def test_a_stale_worker_updates_itself_after_a_deploy(tab, settings):
+    from scoring.offline import app_version
+
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    before = "kozel-shell-" + app_version()
+    until(page, lambda: before in cache_names(page), "the first shell cached")
+    settings.APP_VERSION = "deploy-2"  # a deploy: the worker's source changes
+    after = "kozel-shell-" + app_version()
+    assert after != before
+    page.reload()  # a navigation makes the browser look for a new worker
+    until(page, lambda: after in cache_names(page), "the new shell cached")
+    until(page, lambda: before not in cache_names(page), "the old shell deleted")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+
+
+def test_logging_out_forgets_the_private_pages_this_phone_kept(tab):
+    from tests.browser.data import a_league
+
+    league = a_league(series=1)
+    owner = league.memberships.get().user
+    live = league.series.filter(finished=False).get()
+    tab.login(owner)
+    tab.goto(f"/series/{live.pk}/")
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    until(page, lambda: not any(n.startswith("kozel-pages-") for n in cache_names(page)), "gone")
+    # Offline, the league's page is no longer on this phone for whoever holds it next.
+    tab.context.set_offline(True)
+    page.goto(tab.url(f"/series/{live.pk}/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    expect(page.locator(".sides")).to_have_count(0)
+    tab.context.set_offline(False)
+    forgive_offline(tab)

@@ -1,0 +1,1 @@
+// Offline deals (issue #15): filled in below.

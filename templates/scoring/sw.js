@@ -1,0 +1,106 @@
+// The Kozel service worker (scoring/offline.py): the app shell in a versioned cache, the
+// scoreboards this phone opened kept per viewer, the offline page for the rest.
+"use strict";
+const CONFIG = {{ config|safe }};
+const SHELL = "kozel-shell-" + CONFIG.version;
+const PAGES = "kozel-pages-"; // + the viewer the pages belong to (X-Kozel-Viewer)
+const PAGE_PATH = new RegExp(CONFIG.pages);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(SHELL)
+      .then((cache) => cache.addAll([...CONFIG.shell, CONFIG.offline]))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+// A new version takes over at once: the old shell goes, and the kept pages are fetched again
+// (they name the static files of the version they were made with).
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("kozel-shell-") && name !== SHELL) await caches.delete(name);
+    }
+    for (const name of await caches.keys()) {
+      if (!name.startsWith(PAGES)) continue;
+      const cache = await caches.open(name);
+      for (const request of await cache.keys()) {
+        try {
+          const response = await fetch(request.url, { credentials: "same-origin" });
+          if (response.ok) await keep(request.url, response);
+        } catch (error) {
+          // Offline while updating: the page stays as it was.
+        }
+      }
+    }
+    await self.clients.claim();
+  })());
+});
+
+async function forget(except) {
+  for (const name of await caches.keys()) {
+    if (name.startsWith(PAGES) && name !== except) await caches.delete(name);
+  }
+}
+
+// A page is kept in the cache of its viewer; a page of another viewer means another account
+// on this phone now: what the last one kept goes.
+async function keep(url, response) {
+  const who = response.headers.get(CONFIG.viewerHeader);
+  if (!who) return;
+  await forget(PAGES + who);
+  const cache = await caches.open(PAGES + who);
+  await cache.put(url, response);
+}
+
+async function kept(url) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PAGES)) continue;
+    const response = await (await caches.open(name)).match(url);
+    if (response) return response;
+  }
+  return undefined;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    // Logging in or out: the pages kept for the account before are forgotten.
+    if (request.method === "POST" && CONFIG.forget.includes(url.pathname)) event.waitUntil(forget());
+    return;
+  }
+  if (CONFIG.shell.includes(url.pathname) || url.pathname === CONFIG.offline) {
+    event.respondWith(caches.open(SHELL).then((cache) => cache.match(url.pathname))
+      .then((hit) => hit || fetch(request)));
+    return;
+  }
+  if (request.mode !== "navigate") return;
+  event.respondWith((async () => {
+    try {
+      const response = await fetch(request);
+      if (response.ok && PAGE_PATH.test(url.pathname) && !url.search) {
+        await keep(url.pathname, response.clone());
+      }
+      return response;
+    } catch (error) {
+      const page = PAGE_PATH.test(url.pathname) ? await kept(url.pathname) : undefined;
+      return page || (await caches.open(SHELL)).match(CONFIG.offline) || Response.error();
+    }
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "forget") {
+    event.waitUntil(forget().then(() => event.ports[0] && event.ports[0].postMessage("forgotten")));
+  }
+});
+
+// Background Sync: the open pages send their waiting deals (offline.js does the sending).
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "kozel-deals") return;
+  event.waitUntil(self.clients.matchAll({ type: "window" }).then((clients) => {
+    clients.forEach((client) => client.postMessage({ type: "send-waiting" }));
+  }));
+});
