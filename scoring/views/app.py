@@ -27,7 +27,8 @@ def manifest(request: HttpRequest) -> HttpResponse:
         "name": _("Kozel scorekeeper"),
         "short_name": _("Kozel"),
         "description": _(
-            "Score Kozel (Козёл) at the table: card points in, defeat points, eggs and the goat out."
+            "Score Kozel (Козёл) at the table: card points in, defeat points, eggs and "
+            "the goat out."
         ),
         "lang": request.LANGUAGE_CODE,
         "id": "/",
