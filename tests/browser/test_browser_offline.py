@@ -178,3 +178,75 @@ def test_logging_out_forgets_the_private_pages_this_phone_kept(tab):
     expect(page.locator(".sides")).to_have_count(0)
     tab.context.set_offline(False)
     forgive_offline(tab)
+
+
+def points_field(page: Page, side: str):
+    return page.get_by_role("spinbutton", name=side, exact=True)
+
+
+def enter_deal(page: Page, first: str, *, naked: str | None = None) -> None:
+    """Type the first side's points (the page fills the rest of 120) and record the deal."""
+    points_field(page, "Anna & Vera").fill(first)
+    if naked:
+        page.get_by_role("group", name=f"Did {naked} take a trick?").get_by_label("No").check()
+    page.get_by_role("button", name="Record deal").click()
+
+
+def kept_game(tab: Tab, series) -> Page:
+    """A scoring phone that opened the game and has it kept by the service worker."""
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    return page
+
+
+FIVE = [
+    ((60, 60), None),
+    ((0, 120), (False, True)),
+    ((40, 80), None),
+    ((100, 20), None),
+    ((70, 50), None),
+]
+
+
+def expected_totals(deals) -> list[str]:
+    from scoring import rules
+
+    state = rules.replay(2, [rules.Deal(points, tricks) for points, tricks in deals])
+    return [str(total) for total in state.totals]
+
+
+def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    for (first, _rest), tricks in FIVE:
+        enter_deal(page, str(first), naked="Anna & Vera" if tricks else None)
+        expect(page.locator(".waiting li")).to_have_count(FIVE.index(((first, _rest), tricks)) + 1)
+    waiting = page.locator(".waiting li")
+    expect(waiting).to_have_count(5)
+    expect(waiting.nth(0)).to_contain_text("Eggs! 60:60.")
+    expect(waiting.nth(1)).to_contain_text("(naked)")
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+    expect(page.get_by_role("heading", name="Deal 6: card points")).to_be_visible()
+    expect(status(page)).to_contain_text("Deals waiting to be saved: 5.")
+    assert series.deals.count() == 0
+
+    page.reload()  # offline: the kept page, and the deals from the phone
+    expect(page.locator(".waiting li")).to_have_count(5)
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+
+    tab.context.set_offline(False)
+    expect(status(page)).to_have_text("Back online: every waiting deal is saved.")
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator("table.deals tbody th")).to_have_text(["5", "4", "3", "2", "1"])
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+    page.wait_for_timeout(500)  # nothing more arrives later either
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [points for points, _ in FIVE]
+    assert len({row.entry_key for row in rows}) == 5
+    forgive_offline(tab)
