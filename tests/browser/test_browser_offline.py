@@ -76,9 +76,12 @@ def test_the_russian_page_says_it_in_russian(tab):
 
 
 def wait_for_worker(page: Page) -> None:
-    """Until the service worker controls the page (it takes over at once: clients.claim)."""
+    """Until the service worker controls the page. It claims the pages open when it starts; a
+    page that was still loading then (the join link's redirect) is controlled from its reload."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    if not page.evaluate("navigator.serviceWorker.controller !== null"):
+        page.reload()
+    until(page, lambda: page.evaluate("navigator.serviceWorker.controller !== null"), "in control")
 
 
 def cache_names(page: Page) -> list[str]:
@@ -249,4 +252,88 @@ def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     assert [(row.points_0, row.points_1) for row in rows] == [points for points, _ in FIVE]
     assert len({row.entry_key for row in rows}) == 5
+    forgive_offline(tab)
+
+
+@pytest.mark.parametrize("choice", ["Keep mine after theirs", "Drop mine"])
+def test_two_phones_offline_record_deal_6_and_the_second_chooses(open_tab, choice):
+    from scoring.models import Deal
+    from tests.helpers import play_deals
+
+    series = play_deals(start_series(), [(40, 80)] * 5)
+    first, second = open_tab(), open_tab()
+    pages = [kept_game(first, series), kept_game(second, series)]
+    for tab in (first, second):
+        tab.context.set_offline(True)
+    enter_deal(pages[0], "100")
+    enter_deal(pages[1], "70")
+    for page in pages:
+        expect(page.locator(".waiting li")).to_have_count(1)
+        expect(page.locator(".waiting li")).to_contain_text("Deal 6:")
+
+    first.context.set_offline(False)
+    expect(pages[0].locator(".waiting")).to_have_count(0)
+    with second.expecting(409):  # the server's answer to a deal 6 that is taken
+        second.context.set_offline(False)
+        # Both versions: theirs on the board, mine waiting, and the choice.
+        alert = pages[1].locator(".waiting .notice")
+        expect(alert).to_contain_text("Another phone recorded deals meanwhile")
+    expect(pages[1].locator("table.deals tbody th").first).to_have_text("6")
+    expect(pages[1].locator(".waiting li")).to_contain_text("Anna & Vera 70")
+    assert list(
+        Deal.objects.filter(series=series, number=6).values_list("points_0", flat=True)
+    ) == [100]
+
+    pages[1].get_by_role("button", name=choice).click()
+    expect(pages[1].locator(".waiting")).to_have_count(0)
+    stored = list(
+        Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+    )
+    if choice == "Drop mine":
+        pages[1].wait_for_timeout(500)
+        stored = list(
+            Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+        )
+        assert stored == [40] * 5 + [100]
+    else:
+        expect(pages[1].locator("table.deals tbody th").first).to_have_text("7")
+        stored = list(
+            Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+        )
+        assert stored == [40] * 5 + [100, 70]
+    expect(
+        pages[1].get_by_role("heading", name=f"Deal {len(stored) + 1}: card points")
+    ).to_be_visible()
+    for tab in (first, second):
+        forgive_offline(tab)
+
+
+def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "70")
+    expect(page.locator(".waiting li")).to_have_count(2)
+
+    # The first deal reaches the server, and then the tab is gone before the answer comes.
+    def reach_then_vanish(route):
+        route.fetch()
+        route.abort()
+
+    page.route(f"**/series/{series.pk}/deals/", reach_then_vanish)
+    tab.context.set_offline(False)
+    until(page, lambda: series.deals.count() == 1, "the first deal recorded")
+    page.close()
+
+    again = tab.context.new_page()  # the phone opens the game again
+    again.goto(tab.url(f"/series/{series.pk}/"))
+    expect(again.locator(".waiting")).to_have_count(0)
+    expect(again.locator("table.deals tbody th")).to_have_text(["2", "1"])
+    again.wait_for_timeout(500)
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [(100, 20), (70, 50)]
+    tab.problems[:] = [p for p in tab.problems if "ERR_FAILED" not in p]
     forgive_offline(tab)
