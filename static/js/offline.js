@@ -87,12 +87,22 @@ function formError(form, text) {
   box.textContent = text;
 }
 
-async function queue(form) {
+// Deals are kept one after the other (a second tap while the first is being stored waits).
+let queued = Promise.resolve();
+function queue(form) {
+  // What was typed and the form's key are taken now: the form may be used again at once.
+  const deal = readForm(form);
+  const keyInput = form.querySelector("input[name=entry_key]");
+  const key = keyInput.value || newKey();
+  keyInput.value = newKey();
+  queued = queued.then(() => keep(form, deal, key)).catch(() => formError(form, words().bad));
+  return queued;
+}
+
+async function keep(form, deal, key) {
   const board = data();
   if (!board) return;
-  const deal = readForm(form);
   const waiting = await waitingOf(board.series);
-  const keyInput = form.querySelector("input[name=entry_key]");
   try {
     if (!deal) throw new Error("missing points");
     score(board, [...waiting, deal]);
@@ -101,13 +111,11 @@ async function queue(form) {
     return;
   }
   // The form's key: a post that failed on the way may have been recorded, and its resend must
-  // then find it. The next deal typed into this form gets a key of its own.
-  const key = keyInput.value || newKey();
+  // then find it. The next deal typed into this form has a key of its own.
   if (!waiting.some((kept) => kept.key === key)) {
     const number = board.next + waiting.length;
     await store("readwrite", (deals) => deals.put({ ...deal, key, number, series: board.series, url: board.url, at: Date.now() }));
   }
-  keyInput.value = newKey();
   form.querySelectorAll("input[data-points], input[data-card-points]").forEach((input) => { input.value = ""; input.classList.remove("computed"); });
   form.querySelectorAll("input[type=radio]").forEach((radio) => { radio.checked = false; });
   form.querySelectorAll(".errors, .error, .kept").forEach((element) => element.remove());

@@ -337,3 +337,32 @@ def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
     assert [(row.points_0, row.points_1) for row in rows] == [(100, 20), (70, 50)]
     tab.problems[:] = [p for p in tab.problems if "ERR_FAILED" not in p]
     forgive_offline(tab)
+
+
+def test_undoing_a_waiting_deal_drops_it_and_a_saved_one_needs_the_network(tab):
+    from tests.helpers import record
+
+    series = record(start_series(), (40, 80))  # deal 1 is saved
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "60")
+    expect(page.locator(".waiting li")).to_have_count(2)
+    expect(page.locator(".sides .side-total")).to_have_text(["2", "4"])
+    page.get_by_role("button", name="Drop waiting deal 3").click()
+    expect(page.locator(".waiting li")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Deal 3: card points")).to_be_visible()
+    page.get_by_role("button", name="Drop waiting deal 2").click()
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator(".sides .side-total")).to_have_text(["2", "0"])
+    expect(page.get_by_role("heading", name="Deal 2: card points")).to_be_visible()
+    # Changing the saved deal is the server's: with no network the page says so and stays.
+    page.get_by_role("link", name="Edit deal 1").click()
+    expect(status(page)).to_have_text(
+        "Changing a saved deal needs the network. Try again when the phone is back online."
+    )
+    expect(page.locator(".sides")).to_be_visible()
+    tab.context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert series.deals.count() == 1
+    forgive_offline(tab)
