@@ -29,7 +29,6 @@ SHELL_FILES = (
     "js/offline.js",
     "js/kozel-rules.js",
     "img/goat.svg",
-    "img/app/icon-192.png",
 )
 ICONS = (
     ("img/app/icon-192.png", "192x192", "any"),

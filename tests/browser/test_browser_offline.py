@@ -71,7 +71,16 @@ def test_the_russian_page_says_it_in_russian(tab):
     tab.open_link(series.score_token)
     tab.context.set_offline(True)
     expect(status(tab.page)).to_contain_text("Нет связи")
+    tab.page.get_by_role("spinbutton", name="Anna & Vera", exact=True).fill("70")
+    tab.page.locator("form.deal-form button[type=submit]").click()
+    expect(status(tab.page)).to_have_text(
+        "Нет связи. Сдач ждут сохранения: 1. Они сохранятся, когда телефон снова будет в сети."
+    )
+    expect(tab.page.locator(".waiting li")).to_contain_text(
+        "Сдача 1: Anna & Vera 70, Boris & Gleb 50."
+    )
     tab.context.set_offline(False)
+    expect(tab.page.locator(".waiting")).to_have_count(0)
     forgive_offline(tab)
 
 
