@@ -375,3 +375,32 @@ def test_undoing_a_waiting_deal_drops_it_and_a_saved_one_needs_the_network(tab):
     page.wait_for_timeout(500)
     assert series.deals.count() == 1
     forgive_offline(tab)
+
+
+def test_another_account_on_this_phone_never_opens_the_last_ones_kept_pages(tab):
+    from tests.browser.data import a_league
+    from tests.helpers import make_user
+
+    league = a_league(series=1)
+    live = league.series.filter(finished=False).get()
+    tab.login(league.memberships.get().user)
+    tab.goto(f"/series/{live.pk}/")
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    kept_before = [n for n in cache_names(page) if n.startswith("kozel-pages-")]
+
+    # Someone else's session on this phone (no logout seen): their first page is enough.
+    tab.login(make_user("stranger"))
+    game = start_series()
+    tab.open_link(game.score_token)
+    page.reload()
+    until(page, lambda: kept_before[0] not in cache_names(page), "the first account's pages gone")
+    tab.context.set_offline(True)
+    page.goto(tab.url(f"/series/{live.pk}/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    page.goto(tab.url(f"/series/{game.pk}/"))
+    expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+    tab.context.set_offline(False)
+    forgive_offline(tab)
