@@ -114,7 +114,8 @@ async function keep(form, deal, key) {
   // then find it. The next deal typed into this form has a key of its own.
   if (!waiting.some((kept) => kept.key === key)) {
     const number = board.next + waiting.length;
-    await store("readwrite", (deals) => deals.put({ ...deal, key, number, series: board.series, url: board.url, at: Date.now() }));
+    const record = { ...deal, key, number, series: board.series, url: board.url, csrf: csrf(), at: Date.now() };
+    await store("readwrite", (deals) => deals.put(record));
   }
   form.querySelectorAll("input[data-points], input[data-card-points]").forEach((input) => { input.value = ""; input.classList.remove("computed"); });
   form.querySelectorAll("input[type=radio]").forEach((radio) => { radio.checked = false; });

@@ -97,10 +97,47 @@ self.addEventListener("message", (event) => {
   }
 });
 
-// Background Sync: the open pages send their waiting deals (offline.js does the sending).
+// Background Sync: an open page of the site sends its waiting deals (offline.js); with none open,
+// the worker sends them itself, in order, each deleted only after the server recorded it (a
+// conflict or a refusal stops its series: the page shows it when it is opened again).
+function store(mode, work) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open("kozel", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("deals", { keyPath: "key" });
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const transaction = open.result.transaction("deals", mode);
+      const request = work(transaction.objectStore("deals"));
+      transaction.oncomplete = () => resolve(request && request.result);
+      transaction.onerror = transaction.onabort = () => reject(transaction.error);
+    };
+  });
+}
+
+async function sendWaiting() {
+  const deals = (await store("readonly", (all) => all.getAll()))
+    .sort((a, b) => a.series - b.series || a.number - b.number || a.at - b.at);
+  const stopped = new Set();
+  for (const deal of deals) {
+    if (stopped.has(deal.series)) continue;
+    const body = new URLSearchParams(deal.fields);
+    body.set("number", String(deal.number));
+    body.set("entry_key", deal.key);
+    body.set("csrfmiddlewaretoken", deal.csrf || "");
+    // No network: this throws, and the browser tries the sync again later.
+    const response = await fetch(deal.url, {
+      method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": deal.csrf || "" },
+    });
+    if (response.status === 200) await store("readwrite", (all) => all.delete(deal.key));
+    else stopped.add(deal.series);
+  }
+}
+
 self.addEventListener("sync", (event) => {
   if (event.tag !== "kozel-deals") return;
   event.waitUntil(self.clients.matchAll({ type: "window" }).then((clients) => {
+    if (!clients.length) return sendWaiting();
     clients.forEach((client) => client.postMessage({ type: "send-waiting" }));
+    return undefined;
   }));
 });

@@ -404,3 +404,47 @@ def test_another_account_on_this_phone_never_opens_the_last_ones_kept_pages(tab)
     expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
     tab.context.set_offline(False)
     forgive_offline(tab)
+
+
+def test_background_sync_sends_the_waiting_deals_with_no_page_of_the_site_open(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "70")
+    expect(page.locator(".waiting li")).to_have_count(2)
+
+    # The phone's browser is left on another site; the network comes back; the browser fires
+    # the sync the page registered (here through the DevTools protocol, as Chromium would).
+    other = tab.context.new_page()
+    cdp = tab.context.new_cdp_session(other)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.close()
+    tab.context.set_offline(False)
+    until(other, lambda: bool(registrations), "the worker's registration")
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": tab.base_url,
+            "registrationId": registrations[0]["registrationId"],
+            "tag": "kozel-deals",
+            "lastChance": False,
+        },
+    )
+    until(other, lambda: series.deals.count() == 2, "both deals recorded by the worker")
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [(100, 20), (70, 50)]
+
+    again = tab.context.new_page()  # opened again: nothing waits, nothing is sent twice
+    again.goto(tab.url(f"/series/{series.pk}/"))
+    expect(again.locator(".waiting")).to_have_count(0)
+    expect(again.locator("table.deals tbody th")).to_have_text(["2", "1"])
+    assert series.deals.count() == 2
+    forgive_offline(tab)
