@@ -393,10 +393,11 @@
     say(status === 403 ? "forbidden" : "failed");
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.successful) answered();
+    // The player's own request went through: what was said about the earlier ones is over.
+    if (event.detail.successful && net.kind !== "waiting" && net.kind !== "sending") say(null);
   });
   window.addEventListener("offline", function () { say("offline"); });
-  window.addEventListener("online", function () { if (net.kind === "offline") say(null); });
+  window.addEventListener("online", function () { if (net.kind === "offline" || net.kind === "network") say(null); });
 
   // The installable app's service worker (scoring/offline.py) keeps the shell and this phone's
   // games for offline use.
