@@ -268,8 +268,9 @@ async function send() {
         return;
       }
       if (response.status === 200) {
-        swapBoard(await response.text());
-        await store("readwrite", (deals) => deals.delete(deal.key));
+        const html = await response.text();
+        await store("readwrite", (deals) => deals.delete(deal.key)); // recorded: not waiting
+        swapBoard(html);
         sent += 1;
         continue;
       }
