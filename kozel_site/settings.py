@@ -127,6 +127,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Whose page this is, for the service worker's kept pages (scoring/offline.py).
+    "scoring.offline.ViewerMiddleware",
     # Ids beyond 64 bits and NUL characters in the path are a 404, not a database error.
     "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
@@ -236,6 +238,10 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# The installable app: a deploy's build id (say the git commit), part of the service worker's
+# cache names beside a digest of the app shell's files (scoring/offline.py).
+APP_VERSION = os.environ.get("APP_VERSION", "")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

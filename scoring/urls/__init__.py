@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("scoring.urls.leagues")),
     path("accounts/", include("scoring.urls.accounts")),
     path("", include("scoring.urls.operations")),
+    path("", include("scoring.urls.app")),
 ]

@@ -229,6 +229,8 @@
     poll.busy = true;
     var url = board.getAttribute("data-live") + "?version=" + encodeURIComponent(board.getAttribute("data-version"));
     fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (response) {
+      if (response.status >= 400) say(response.status === 403 ? "forbidden" : "failed");
+      else answered();
       if (response.status === 204) return null;
       if (response.status === 200 || response.status === 286) {
         return response.text().then(function (html) { return { status: response.status, html: html }; });
@@ -238,7 +240,7 @@
       poll.busy = false;
       if (answer) update(answer.html, answer.status === 286);
       if (!answer || answer.status !== 286) schedule();
-    }, function () { poll.busy = false; schedule(); });
+    }, function () { poll.busy = false; say("offline"); schedule(); });
   }
 
   function inUse(form) {
@@ -376,8 +378,60 @@
     });
   }
 
+  // Never a silent failure: a request that failed (no connection, a timeout, a refusal, a
+  // server error) is said at once in #net-status, in the page's words (its data-* attributes).
+  // The offline deals module (offline.js) says how many deals wait with a "kozel:waiting" event.
+  var net = { kind: null, waiting: 0 };
+  function say(kind) {
+    var status = document.getElementById("net-status");
+    if (!status) return;
+    if (kind === "offline" && net.waiting) kind = "waiting";
+    net.kind = kind;
+    if (!kind) {
+      status.hidden = true;
+      status.textContent = "";
+      return;
+    }
+    var text = (status.getAttribute("data-" + kind) || "").replace("%(n)s", String(net.waiting));
+    if (status.textContent !== text) status.textContent = text;
+    status.setAttribute("data-kind", kind);
+    status.hidden = false;
+  }
+  function answered() {
+    // A request went through: a message about an earlier failure is over.
+    if (net.kind === "offline" || net.kind === "failed") say(null);
+  }
+  // detail: {count: deals waiting, kind: what to say now (null: nothing, undefined: as before)}.
+  document.addEventListener("kozel:waiting", function (event) {
+    net.waiting = event.detail.count;
+    say(event.detail.kind === undefined ? net.kind : event.detail.kind);
+  });
+  document.addEventListener("htmx:sendError", function () { say("offline"); });
+  document.addEventListener("htmx:timeout", function () { say("offline"); });
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    say(status === 403 ? "forbidden" : "failed");
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // The player's own request went through: what was said about the earlier ones is over.
+    if (event.detail.successful && net.kind !== "waiting" && net.kind !== "sending") say(null);
+  });
+  window.addEventListener("offline", function () { say("offline"); });
+  window.addEventListener("online", function () { if (net.kind === "offline" || net.kind === "network") say(null); });
+
+  // The installable app's service worker (scoring/offline.py) keeps the shell and this phone's
+  // games for offline use.
+  function registerWorker() {
+    var status = document.getElementById("net-status");
+    var url = status && status.getAttribute("data-sw");
+    if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpLanguagePicker();
+    if (!navigator.onLine) say("offline");
+    registerWorker();
     setUp(document);
     keepInView();
     setUpSharing(document);

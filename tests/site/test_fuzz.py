@@ -394,6 +394,9 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "password_reset_confirm": (),
     "password_reset_complete": (),
     "healthz": (),
+    "manifest": (),
+    "service_worker": (),
+    "offline": (),
 }
 
 #: Values that once gave a server error, or could: digits that ``str.isdigit()`` or ``int()``

@@ -1,0 +1,83 @@
+"""The installable app and its service worker: the version that names its caches, the files of
+its app shell, and who the pages it keeps belong to.
+
+The service worker (``templates/scoring/sw.js``, served at ``/sw.js`` so that its scope is the
+whole site) keeps the app shell in a cache named after ``app_version()``: a deploy that changes
+any shell file, or the ``APP_VERSION`` setting, changes the name, and the new worker deletes the
+old cache when it takes over. It keeps the scoreboards this phone opened in a cache named after
+the ``X-Kozel-Viewer`` header of the page (``ViewerMiddleware``), so a page of one account is
+never shown to another: a page of another viewer, a login and a logout clear that cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import cache
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
+from django.templatetags.static import static
+from django.utils.crypto import salted_hmac
+
+# The app shell: what any kept page needs to open with no network (the offline page beside it).
+SHELL_FILES = (
+    "css/app.css",
+    "vendor/htmx.min.js",
+    "js/app.js",
+    "js/offline.js",
+    "js/kozel-rules.js",
+    "img/goat.svg",
+)
+ICONS = (
+    ("img/app/icon-192.png", "192x192", "any"),
+    ("img/app/icon-512.png", "512x512", "any"),
+    ("img/app/icon-maskable-512.png", "512x512", "maskable"),
+)
+VIEWER_HEADER = "X-Kozel-Viewer"
+
+
+@cache
+def _shell_digest() -> str:
+    """A digest of the shell's files and the worker's own source, read once per process."""
+    digest = hashlib.sha256()
+    paths = [finders.find(name) for name in SHELL_FILES]
+    paths.append(str(settings.BASE_DIR / "templates" / "scoring" / "sw.js"))
+    for path in paths:
+        with open(str(path), "rb") as file:
+            digest.update(file.read())
+    return digest.hexdigest()[:12]
+
+
+def app_version() -> str:
+    """What names the service worker's caches: the ``APP_VERSION`` setting (a deploy's build
+    id) and the digest of the shell, so that either changing makes phones update."""
+    explicit = getattr(settings, "APP_VERSION", "")
+    return f"{explicit}-{_shell_digest()}" if explicit else _shell_digest()
+
+
+def shell_urls() -> list[str]:
+    return [static(name) for name in SHELL_FILES]
+
+
+def viewer(request: HttpRequest) -> str:
+    """Who a page is for, as the service worker files it: an account (a keyed digest of its id,
+    never the id itself), or "anon" for a phone that is not logged in."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return "anon"
+    return salted_hmac("scoring.offline.viewer", str(user.pk)).hexdigest()[:16]
+
+
+class ViewerMiddleware:
+    """Names the viewer of every HTML page in ``X-Kozel-Viewer`` for the service worker."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.get("Content-Type", "").startswith("text/html"):
+            response[VIEWER_HEADER] = viewer(request)
+        return response

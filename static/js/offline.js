@@ -1,0 +1,386 @@
+// Deals entered with no network (issue #15): kept on the phone (IndexedDB) with their own
+// one-time entry key, scored at once by kozel-rules.js from the board's data (#board-data),
+// shown as "waiting to be saved", and sent in order when the phone is back online (the online
+// event, a page load, Background Sync). The server's entry keys make a resend safe: a deal is
+// recorded once, whatever was lost on the way. If another phone recorded deals meanwhile, the
+// player chooses: keep mine after theirs, or drop mine. Words come from #offline-words.
+import { Deal, Series, rulesFrom, dealerSeat } from "./kozel-rules.js";
+
+const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
+const page = { waiting: [], sending: false, trouble: null, ticket: 0 };
+
+// IndexedDB: one store of waiting deals, by entry key.
+let opened = null;
+function store(mode, work) {
+  opened = opened || new Promise((resolve, reject) => {
+    const open = indexedDB.open("kozel", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("deals", { keyPath: "key" });
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  return opened.then((db) => new Promise((resolve, reject) => {
+    const transaction = db.transaction("deals", mode);
+    const request = work(transaction.objectStore("deals"));
+    transaction.oncomplete = () => resolve(request && request.result);
+    transaction.onerror = transaction.onabort = () => reject(transaction.error);
+  }));
+}
+const waitingOf = (series) => store("readonly", (deals) => deals.getAll())
+  .then((all) => all.filter((deal) => deal.series === series).sort((a, b) => a.number - b.number || a.at - b.at));
+
+function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 15) | 64;
+  b[8] = (b[8] & 63) | 128;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const data = () => {
+  const element = document.getElementById("board-data");
+  return element ? JSON.parse(element.textContent) : null;
+};
+const words = () => (document.getElementById("offline-words") || { dataset: {} }).dataset;
+const announce = (count, kind) => document.dispatchEvent(new CustomEvent("kozel:waiting", { detail: { count, kind } }));
+
+// The recorded deals and then the waiting ones, through the engine (throws InvalidDeal).
+function score(board, waiting) {
+  const series = new Series(board.sides, rulesFrom(board.rules));
+  board.deals.forEach(([points, tricks]) => series.add(new Deal(points, tricks)));
+  const outcomes = waiting.map((deal) => series.add(new Deal(deal.points, deal.tricks)));
+  return { state: series.state, outcomes };
+}
+
+// A deal form read as the server's DealForm reads it: the counter, the rest of 120, the tricks.
+function readForm(form) {
+  const inputs = [...form.querySelectorAll("input[data-points]")];
+  const values = inputs.map((input) => (input.value.trim() === "" ? null : Number(input.value)));
+  const counted = [...form.querySelectorAll("input[data-card-points]")].filter((input) => input.value !== "");
+  if (values[0] === null && counted.length) {
+    values[0] = counted.reduce((sum, input) => sum + Number(input.dataset.cardPoints) * Number(input.value), 0);
+  }
+  const missing = values.flatMap((value, index) => (value === null ? [index] : []));
+  if (missing.length > 1) return null;
+  if (missing.length === 1) values[missing[0]] = Math.max(120 - values.reduce((sum, v) => sum + (v || 0), 0), 0);
+  const answers = inputs.map((input) => {
+    const checked = form.querySelector(`input[name="tricks_${input.name.split("_")[1]}"]:checked`);
+    return checked ? checked.value : null;
+  });
+  const tricks = values.some((value, index) => value === 0 && answers[index] === null)
+    ? null : values.map((value, index) => (answers[index] ? answers[index] === "yes" : value > 0));
+  const fields = {};
+  new FormData(form).forEach((value, name) => {
+    if (!["csrfmiddlewaretoken", "number", "entry_key"].includes(name)) fields[name] = value;
+  });
+  return { points: values, tricks, fields };
+}
+
+function formError(form, text) {
+  let box = form.querySelector(".errors");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "errors";
+    box.setAttribute("role", "alert");
+    form.querySelector("h2").after(box);
+  }
+  box.textContent = text;
+}
+
+// Deals are kept one after the other (a second tap while the first is being stored waits).
+let queued = Promise.resolve();
+function queue(form) {
+  // What was typed and the form's key are taken now: the form may be used again at once.
+  const deal = readForm(form);
+  const keyInput = form.querySelector("input[name=entry_key]");
+  const key = keyInput.value || newKey();
+  keyInput.value = newKey();
+  queued = queued.then(() => keep(form, deal, key)).catch(() => formError(form, words().bad));
+  return queued;
+}
+
+async function keep(form, deal, key) {
+  const board = data();
+  if (!board) return;
+  const waiting = await waitingOf(board.series);
+  try {
+    if (!deal) throw new Error("missing points");
+    score(board, [...waiting, deal]);
+  } catch (error) {
+    formError(form, words().bad);
+    return;
+  }
+  // The form's key: a post that failed on the way may have been recorded, and its resend must
+  // then find it. The next deal typed into this form has a key of its own.
+  if (!waiting.some((kept) => kept.key === key)) {
+    const number = board.next + waiting.length;
+    const record = { ...deal, key, number, series: board.series, url: board.url, csrf: csrf(), at: Date.now() };
+    await store("readwrite", (deals) => deals.put(record));
+  }
+  form.querySelectorAll("input[data-points], input[data-card-points]").forEach((input) => { input.value = ""; input.classList.remove("computed"); });
+  form.querySelectorAll("input[type=radio]").forEach((radio) => { radio.checked = false; });
+  form.querySelectorAll(".errors, .error, .kept").forEach((element) => element.remove());
+  form.querySelectorAll("[aria-invalid]").forEach((element) => element.removeAttribute("aria-invalid"));
+  form.querySelectorAll("fieldset[data-tricks-for]").forEach((set) => { set.hidden = true; });
+  await render();
+  announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
+  const first = form.querySelector("input[data-points]");
+  if (first) first.focus();
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.ready.then((r) => r.sync && r.sync.register("kozel-deals")).catch(() => {});
+  }
+  send();
+}
+
+const element = (tag, attributes, text) => {
+  const node = document.createElement(tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => node.setAttribute(name, value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+function describe(outcome, names) {
+  const w = words();
+  const points = outcome.inPlay.map((side, index) => `${names[side]} ${outcome.deal.points[index]}`).join(", ");
+  const parts = [fill(w.deal, { n: outcome.number, points })];
+  if (outcome.eggs) parts.push(w.eggs);
+  outcome.defeat.forEach((value, side) => {
+    if (value > 0) parts.push(fill(w.lost, { side: names[side], points: value }) + (outcome.naked.includes(side) ? ` (${w.naked})` : ""));
+  });
+  if (outcome.multiplier > 1 && outcome.defeat.some((value) => value > 0)) parts.push(fill(w.times, { multiplier: outcome.multiplier }));
+  return parts.join(" ");
+}
+
+// The waiting deals on the board: their rows, the totals, dealer, eggs and goat with them.
+async function render() {
+  const ticket = ++page.ticket;
+  const board = data();
+  const scoreboard = document.getElementById("scoreboard");
+  if (!board || !scoreboard) return;
+  const waiting = await waitingOf(board.series);
+  if (ticket !== page.ticket) return;
+  page.waiting = waiting;
+  scoreboard.querySelectorAll(".waiting").forEach((old) => old.remove());
+  scoreboard.dataset.waitingFor = `${board.version}:${waiting.length}:${page.trouble ? 1 : 0}`;
+  const form = scoreboard.querySelector("form.deal-form");
+  const w = words();
+  let result = null;
+  try {
+    result = score(board, waiting);
+  } catch (error) {
+    result = null; // they no longer fit after theirs: the choice below says what to do
+  }
+  if (result) {
+    // The board's totals with the waiting deals (as recorded when none wait).
+    const { state } = result;
+    scoreboard.querySelectorAll(".sides .side").forEach((side, index) => {
+      const total = side.querySelector(".side-total");
+      total.textContent = String(state.totals[index]);
+      total.classList.toggle("pending", waiting.length > 0);
+      const bar = side.querySelector("progress");
+      if (bar) bar.value = Math.min(state.totals[index], state.rules.target);
+      side.classList.toggle("goat", state.goats.includes(index));
+      const left = side.querySelector(".side-left");
+      if (left) left.hidden = waiting.length > 0;
+    });
+    if (form) {
+      form.hidden = state.finished || Boolean(page.trouble);
+      const next = board.next + waiting.length;
+      form.querySelector("input[name=number]").value = String(next);
+      form.setAttribute("data-number", String(next));
+      form.querySelector("h2").textContent = fill(w.formHeading, { n: next });
+    }
+  }
+  if (!waiting.length && !page.trouble) return;
+  const section = element("section", { class: "waiting", "aria-labelledby": "waiting-heading" });
+  section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${waiting.length})`));
+  const list = element("ol");
+  waiting.forEach((deal, index) => {
+    const text = result ? describe(result.outcomes[index], board.names)
+      : fill(w.deal, { n: deal.number, points: deal.points.join(" : ") });
+    list.append(element("li", { "data-waiting": deal.number }, text));
+  });
+  section.append(list);
+  if (result && !page.trouble && waiting.length) {
+    const { state } = result;
+    const totals = board.names.map((name, side) => `${name} ${state.totals[side]}`).join(", ");
+    const facts = [fill(w.totals, { totals })];
+    if (state.finished) {
+      if (state.goats.length) facts.push(fill(w.goat, { side: state.goats.map((side) => board.names[side]).join(", ") }));
+    } else {
+      facts.push(fill(w.dealer, { dealer: board.seats[dealerSeat(board.firstDealer, board.seatSides, state)] }));
+      if (state.multiplier > 1) facts.push(fill(w.next, { m: state.multiplier }));
+    }
+    section.append(element("p", { class: "waiting-facts" }, facts.join(" ")));
+    const last = waiting[waiting.length - 1];
+    section.append(element("button", { type: "button", class: "button", "data-drop-last": last.key }, fill(w.drop, { n: last.number })));
+  }
+  if (page.trouble) {
+    section.append(element("p", { class: "notice", role: "alert" }, page.trouble));
+    section.append(element("button", { type: "button", class: "button primary", "data-keep-mine": "" }, w.keep));
+    section.append(element("button", { type: "button", class: "button danger", "data-drop-mine": "" }, w.dropMine));
+    if (form) form.hidden = true;
+  }
+  const sides = scoreboard.querySelector("ul.sides");
+  if (sides) sides.after(section); else scoreboard.prepend(section);
+}
+
+const csrf = () => {
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+};
+
+// The fresh board the server answered with, in place of this one (the page's script sets it up).
+function swapBoard(html) {
+  const holder = document.createElement("div");
+  holder.innerHTML = html;
+  const fresh = holder.querySelector("#scoreboard");
+  const board = document.getElementById("scoreboard");
+  if (!fresh || !board) return;
+  board.replaceWith(fresh);
+  if (window.htmx) window.htmx.process(fresh);
+  fresh.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: fresh } }));
+}
+
+// Send the waiting deals of this board, first to last, one at a time.
+async function send() {
+  const board = data();
+  if (page.sending || page.trouble || !board || !navigator.onLine) return;
+  page.sending = true;
+  let sent = 0;
+  try {
+    for (;;) {
+      const waiting = await waitingOf(board.series);
+      if (!waiting.length) break;
+      const deal = waiting[0];
+      announce(waiting.length, "sending");
+      const body = new URLSearchParams(deal.fields);
+      body.set("number", String(deal.number));
+      body.set("entry_key", deal.key);
+      body.set("csrfmiddlewaretoken", csrf());
+      let response;
+      try {
+        response = await fetch(deal.url, {
+          method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+        });
+      } catch (error) {
+        announce(waiting.length, "offline");
+        return;
+      }
+      if (response.status === 200) {
+        const html = await response.text();
+        await store("readwrite", (deals) => deals.delete(deal.key)); // recorded: not waiting
+        swapBoard(html);
+        sent += 1;
+        continue;
+      }
+      if (response.status === 409 || response.status === 422) {
+        const holder = document.createElement("div");
+        holder.innerHTML = await response.text();
+        const reason = holder.querySelector("#scoreboard .errors, #scoreboard .error, #scoreboard .notice");
+        page.trouble = response.status === 409 ? words().conflict
+          : fill(words().refused, { n: deal.number, reason: reason ? reason.textContent.trim() : "" });
+        swapBoard(holder.innerHTML);
+        await render();
+        announce(waiting.length, null);
+        return;
+      }
+      announce(waiting.length, response.status === 403 ? "forbidden" : "failed");
+      return;
+    }
+    await render();
+    announce(0, sent ? "saved" : undefined);
+  } finally {
+    page.sending = false;
+  }
+}
+
+// Keep mine after theirs: renumbered after the board's deals, each with a fresh key (the server
+// answered 409 for the first, so it never recorded it; the later ones were never sent), written
+// to the phone before anything is sent again.
+async function keepMine() {
+  const board = data();
+  const waiting = await waitingOf(board.series);
+  const renumbered = waiting.map((deal, index) => ({ ...deal, key: newKey(), number: board.next + index, at: Date.now() + index }));
+  try {
+    score(board, renumbered);
+  } catch (error) {
+    page.trouble = fill(words().refused, { n: waiting[0].number, reason: words().bad });
+    return render();
+  }
+  await store("readwrite", (deals) => {
+    waiting.forEach((deal) => deals.delete(deal.key));
+    renumbered.forEach((deal) => deals.put(deal));
+  });
+  page.trouble = null;
+  await render();
+  send();
+}
+
+async function dropMine() {
+  const board = data();
+  const waiting = await waitingOf(board.series);
+  await store("readwrite", (deals) => waiting.forEach((deal) => deals.delete(deal.key)));
+  page.trouble = null;
+  await render();
+  announce(0, null);
+}
+
+document.addEventListener("click", async (event) => {
+  const target = event.target.closest ? event.target : null;
+  if (!target) return;
+  const last = target.closest("[data-drop-last]");
+  if (last) {
+    await store("readwrite", (deals) => deals.delete(last.getAttribute("data-drop-last")));
+    await render();
+    announce(page.waiting.length, page.waiting.length ? undefined : navigator.onLine ? null : "offline");
+    const first = document.querySelector("#scoreboard form.deal-form input[data-points]");
+    if (first) first.focus();
+    return;
+  }
+  if (target.closest("[data-keep-mine]")) return keepMine();
+  if (target.closest("[data-drop-mine]")) return dropMine();
+  // A saved deal is changed on the server only.
+  const edit = target.closest("#scoreboard td.actions a");
+  if (edit && (!navigator.onLine || page.waiting.length)) {
+    event.preventDefault();
+    announce(page.waiting.length, "network");
+  }
+});
+
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.detail.elt;
+  if (!form || !form.matches) return;
+  if (form.matches("form[data-undo], form[data-redo]") && (!navigator.onLine || page.waiting.length)) {
+    event.preventDefault();
+    announce(page.waiting.length, "network");
+    return;
+  }
+  if (!form.matches("form.deal-form") || (navigator.onLine && !page.waiting.length && !page.sending)) return;
+  event.preventDefault();
+  queue(form);
+});
+// A post that could not reach the server (or whose answer was lost) waits on the phone.
+["htmx:sendError", "htmx:timeout"].forEach((name) => document.addEventListener(name, (event) => {
+  const form = event.detail.elt;
+  if (form && form.matches && form.matches("form.deal-form")) queue(form);
+}));
+
+// A board replaced (news from another phone, a swap) gets its waiting deals back.
+new MutationObserver(() => {
+  const board = data();
+  const scoreboard = document.getElementById("scoreboard");
+  if (!board || !scoreboard) return;
+  if (scoreboard.dataset.waitingFor === undefined && (page.waiting.length || page.trouble)) render();
+}).observe(document.getElementById("main") || document.body, { childList: true, subtree: true });
+
+window.addEventListener("online", () => send());
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "send-waiting") send();
+  });
+}
+render().then(() => {
+  if (page.waiting.length) announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
+  send();
+});

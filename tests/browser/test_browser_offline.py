@@ -1,0 +1,450 @@
+"""Offline at the table (issue #15), in a real browser: every failed request is said in the page,
+the site installs as an app, its service worker keeps the games this phone holds, and deals
+entered with no network are kept, scored on the phone and saved once when it is back online."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.browsing import Tab
+from tests.helpers import start_series
+
+pytestmark = pytest.mark.browser
+
+OFFLINE_NOISE = ("ERR_INTERNET_DISCONNECTED", "ERR_NAME_NOT_RESOLVED", "ERR_NETWORK_CHANGED")
+
+
+def forgive_offline(tab: Tab) -> None:
+    """What a browser with no network reports of itself (requests that could not leave) is the
+    point of these tests, not a fault of the site; everything else still fails the test."""
+    tab.problems[:] = [p for p in tab.problems if not any(n in p for n in OFFLINE_NOISE)]
+
+
+def status(page: Page):
+    return page.locator("#net-status")
+
+
+def test_no_connection_is_said_at_once_in_the_page(tab):
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    expect(status(page)).to_be_hidden()
+    tab.context.set_offline(True)
+    # The board's poll fails: the page says so, politely, without waiting for a deal.
+    expect(status(page)).to_have_text(
+        "No connection. The score will catch up when the phone is back online."
+    )
+    expect(status(page)).to_have_attribute("aria-live", "polite")
+    tab.context.set_offline(False)
+    expect(status(page)).to_be_hidden()
+    forgive_offline(tab)
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (500, "The server could not do that just now."),
+        (403, "This phone may no longer do that here."),
+    ],
+)
+def test_a_refused_or_failed_deal_is_said_not_swallowed(tab, code, words):
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    page.route(
+        f"**/series/{series.pk}/deals/",
+        lambda route: route.fulfill(status=code, body="no", content_type="text/html"),
+    )
+    page.get_by_role("spinbutton", name="Anna & Vera", exact=True).fill("70")
+    with tab.expecting(code):
+        page.get_by_role("button", name="Record deal").click()
+        expect(status(page)).to_contain_text(words)
+    assert series.deals.count() == 0
+    # htmx's own console line about the refusal is the subject of this test.
+    tab.problems[:] = [p for p in tab.problems if f"Status Error Code {code}" not in p]
+
+
+def test_the_russian_page_says_it_in_russian(tab):
+    series = start_series()
+    tab.context.add_cookies([{"name": "django_language", "value": "ru", "url": tab.base_url}])
+    tab.open_link(series.score_token)
+    tab.context.set_offline(True)
+    expect(status(tab.page)).to_contain_text("Нет связи")
+    tab.page.get_by_role("spinbutton", name="Anna & Vera", exact=True).fill("70")
+    tab.page.locator("form.deal-form button[type=submit]").click()
+    expect(status(tab.page)).to_have_text(
+        "Нет связи. Сдач ждут сохранения: 1. Они сохранятся, когда телефон снова будет в сети."
+    )
+    expect(tab.page.locator(".waiting li")).to_contain_text(
+        "Сдача 1: Anna & Vera 70, Boris & Gleb 50."
+    )
+    tab.context.set_offline(False)
+    expect(tab.page.locator(".waiting")).to_have_count(0)
+    forgive_offline(tab)
+
+
+def wait_for_worker(page: Page) -> None:
+    """Until the service worker controls the page. It claims the pages open when it starts; a
+    page that was still loading then (the join link's redirect) is controlled from its reload."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    if not page.evaluate("navigator.serviceWorker.controller !== null"):
+        page.reload()
+    until(page, lambda: page.evaluate("navigator.serviceWorker.controller !== null"), "in control")
+
+
+def cache_names(page: Page) -> list[str]:
+    return sorted(page.evaluate("caches.keys()"))
+
+
+def until(page: Page, check, what: str, timeout_ms: int = 10_000) -> None:
+    step = 100
+    for _ in range(timeout_ms // step):
+        if check():
+            return
+        page.wait_for_timeout(step)
+    raise AssertionError(f"never came true: {what}")
+
+
+def test_the_site_installs_as_an_app(browser_type, browser_type_launch_args, live_server, tmp_path):
+    """Chromium never offers to install from an incognito context (a Playwright context is one):
+    a browser with a profile on disk, as a phone has."""
+    series = start_series()
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        **browser_type_launch_args,
+        viewport={"width": 360, "height": 740},
+    )
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{live_server.url}/join/{series.score_token}/")
+        page.locator("form[action^='/join/'] button[type=submit]").click()
+        expect(page.locator(".sides")).to_be_visible()
+        wait_for_worker(page)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == []
+        assert '"display": "standalone"' in manifest["data"]
+        for icon in ("icon-192.png", "icon-512.png", "icon-maskable-512.png"):
+            assert page.request.get(f"{live_server.url}/static/img/app/{icon}").ok
+    finally:
+        context.close()
+
+
+def test_a_kept_scoreboard_opens_offline_after_a_reload(tab):
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()  # now through the worker, which keeps the page
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    tab.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+    expect(page.locator("#net-status")).to_be_visible()
+    # A page this phone never kept: the site's offline page, not the browser's error.
+    page.goto(tab.url("/history/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    tab.context.set_offline(False)
+    forgive_offline(tab)
+
+
+def test_a_stale_worker_updates_itself_after_a_deploy(tab, settings):
+    from scoring.offline import app_version
+
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    before = "kozel-shell-" + app_version()
+    until(page, lambda: before in cache_names(page), "the first shell cached")
+    settings.APP_VERSION = "deploy-2"  # a deploy: the worker's source changes
+    after = "kozel-shell-" + app_version()
+    assert after != before
+    page.reload()  # a navigation makes the browser look for a new worker
+    until(page, lambda: after in cache_names(page), "the new shell cached")
+    until(page, lambda: before not in cache_names(page), "the old shell deleted")
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+
+
+def test_logging_out_forgets_the_private_pages_this_phone_kept(tab):
+    from tests.browser.data import a_league
+
+    league = a_league(series=1)
+    owner = league.memberships.get().user
+    live = league.series.filter(finished=False).get()
+    tab.login(owner)
+    tab.goto(f"/series/{live.pk}/")
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+    until(page, lambda: not any(n.startswith("kozel-pages-") for n in cache_names(page)), "gone")
+    # Offline, the league's page is no longer on this phone for whoever holds it next.
+    tab.context.set_offline(True)
+    page.goto(tab.url(f"/series/{live.pk}/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    expect(page.locator(".sides")).to_have_count(0)
+    tab.context.set_offline(False)
+    forgive_offline(tab)
+
+
+def points_field(page: Page, side: str):
+    return page.get_by_role("spinbutton", name=side, exact=True)
+
+
+def enter_deal(page: Page, first: str, *, naked: str | None = None) -> None:
+    """Type the first side's points (the page fills the rest of 120) and record the deal."""
+    points_field(page, "Anna & Vera").fill(first)
+    if naked:
+        page.get_by_role("group", name=f"Did {naked} take a trick?").get_by_label("No").check()
+    page.get_by_role("button", name="Record deal").click()
+
+
+def kept_game(tab: Tab, series) -> Page:
+    """A scoring phone that opened the game and has it kept by the service worker."""
+    tab.open_link(series.score_token)
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    return page
+
+
+FIVE = [
+    ((60, 60), None),
+    ((0, 120), (False, True)),
+    ((40, 80), None),
+    ((100, 20), None),
+    ((70, 50), None),
+]
+
+
+def expected_totals(deals) -> list[str]:
+    from scoring import rules
+
+    state = rules.replay(2, [rules.Deal(points, tricks) for points, tricks in deals])
+    return [str(total) for total in state.totals]
+
+
+def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    for (first, _rest), tricks in FIVE:
+        enter_deal(page, str(first), naked="Anna & Vera" if tricks else None)
+        expect(page.locator(".waiting li")).to_have_count(FIVE.index(((first, _rest), tricks)) + 1)
+    waiting = page.locator(".waiting li")
+    expect(waiting).to_have_count(5)
+    expect(waiting.nth(0)).to_contain_text("Eggs! 60:60.")
+    expect(waiting.nth(1)).to_contain_text("(naked)")
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+    expect(page.get_by_role("heading", name="Deal 6: card points")).to_be_visible()
+    expect(status(page)).to_contain_text("Deals waiting to be saved: 5.")
+    assert series.deals.count() == 0
+
+    page.reload()  # offline: the kept page, and the deals from the phone
+    expect(page.locator(".waiting li")).to_have_count(5)
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+
+    tab.context.set_offline(False)
+    expect(status(page)).to_have_text("Back online: every waiting deal is saved.")
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator("table.deals tbody th")).to_have_text(["5", "4", "3", "2", "1"])
+    expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
+    page.wait_for_timeout(500)  # nothing more arrives later either
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [points for points, _ in FIVE]
+    assert len({row.entry_key for row in rows}) == 5
+    forgive_offline(tab)
+
+
+@pytest.mark.parametrize("choice", ["Keep mine after theirs", "Drop mine"])
+def test_two_phones_offline_record_deal_6_and_the_second_chooses(open_tab, choice):
+    from scoring.models import Deal
+    from tests.helpers import play_deals
+
+    series = play_deals(start_series(), [(40, 80)] * 5)
+    first, second = open_tab(), open_tab()
+    pages = [kept_game(first, series), kept_game(second, series)]
+    for tab in (first, second):
+        tab.context.set_offline(True)
+    enter_deal(pages[0], "100")
+    enter_deal(pages[1], "70")
+    for page in pages:
+        expect(page.locator(".waiting li")).to_have_count(1)
+        expect(page.locator(".waiting li")).to_contain_text("Deal 6:")
+
+    first.context.set_offline(False)
+    expect(pages[0].locator(".waiting")).to_have_count(0)
+    with second.expecting(409):  # the server's answer to a deal 6 that is taken
+        second.context.set_offline(False)
+        # Both versions: theirs on the board, mine waiting, and the choice.
+        alert = pages[1].locator(".waiting .notice")
+        expect(alert).to_contain_text("Another phone recorded deals meanwhile")
+    expect(pages[1].locator("table.deals tbody th").first).to_have_text("6")
+    expect(pages[1].locator(".waiting li")).to_contain_text("Anna & Vera 70")
+    assert list(
+        Deal.objects.filter(series=series, number=6).values_list("points_0", flat=True)
+    ) == [100]
+
+    pages[1].get_by_role("button", name=choice).click()
+    expect(pages[1].locator(".waiting")).to_have_count(0)
+    stored = list(
+        Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+    )
+    if choice == "Drop mine":
+        pages[1].wait_for_timeout(500)
+        stored = list(
+            Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+        )
+        assert stored == [40] * 5 + [100]
+    else:
+        expect(pages[1].locator("table.deals tbody th").first).to_have_text("7")
+        stored = list(
+            Deal.objects.filter(series=series).order_by("number").values_list("points_0", flat=True)
+        )
+        assert stored == [40] * 5 + [100, 70]
+    expect(
+        pages[1].get_by_role("heading", name=f"Deal {len(stored) + 1}: card points")
+    ).to_be_visible()
+    for tab in (first, second):
+        forgive_offline(tab)
+
+
+def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "70")
+    expect(page.locator(".waiting li")).to_have_count(2)
+
+    # The first deal reaches the server, and then the tab is gone before the answer comes.
+    def reach_then_vanish(route):
+        route.fetch()
+        route.abort()
+
+    page.route(f"**/series/{series.pk}/deals/", reach_then_vanish)
+    tab.context.set_offline(False)
+    until(page, lambda: series.deals.count() == 1, "the first deal recorded")
+    page.close()
+
+    again = tab.context.new_page()  # the phone opens the game again
+    again.goto(tab.url(f"/series/{series.pk}/"))
+    expect(again.locator(".waiting")).to_have_count(0)
+    expect(again.locator("table.deals tbody th")).to_have_text(["2", "1"])
+    again.wait_for_timeout(500)
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [(100, 20), (70, 50)]
+    tab.problems[:] = [p for p in tab.problems if "ERR_FAILED" not in p]
+    forgive_offline(tab)
+
+
+def test_undoing_a_waiting_deal_drops_it_and_a_saved_one_needs_the_network(tab):
+    from tests.helpers import record
+
+    series = record(start_series(), (40, 80))  # deal 1 is saved
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "60")
+    expect(page.locator(".waiting li")).to_have_count(2)
+    expect(page.locator(".sides .side-total")).to_have_text(["2", "4"])
+    page.get_by_role("button", name="Drop waiting deal 3").click()
+    expect(page.locator(".waiting li")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Deal 3: card points")).to_be_visible()
+    page.get_by_role("button", name="Drop waiting deal 2").click()
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator(".sides .side-total")).to_have_text(["2", "0"])
+    expect(page.get_by_role("heading", name="Deal 2: card points")).to_be_visible()
+    # Changing the saved deal is the server's: with no network the page says so and stays.
+    page.get_by_role("link", name="Edit deal 1").click()
+    expect(status(page)).to_have_text(
+        "Changing a saved deal needs the network. Try again when the phone is back online."
+    )
+    expect(page.locator(".sides")).to_be_visible()
+    tab.context.set_offline(False)
+    page.wait_for_timeout(500)
+    assert series.deals.count() == 1
+    forgive_offline(tab)
+
+
+def test_another_account_on_this_phone_never_opens_the_last_ones_kept_pages(tab):
+    from tests.browser.data import a_league
+    from tests.helpers import make_user
+
+    league = a_league(series=1)
+    live = league.series.filter(finished=False).get()
+    tab.login(league.memberships.get().user)
+    tab.goto(f"/series/{live.pk}/")
+    page = tab.page
+    wait_for_worker(page)
+    page.reload()
+    until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+    kept_before = [n for n in cache_names(page) if n.startswith("kozel-pages-")]
+
+    # Someone else's session on this phone (no logout seen): their first page is enough.
+    tab.login(make_user("stranger"))
+    game = start_series()
+    tab.open_link(game.score_token)
+    page.reload()
+    until(page, lambda: kept_before[0] not in cache_names(page), "the first account's pages gone")
+    tab.context.set_offline(True)
+    page.goto(tab.url(f"/series/{live.pk}/"))
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    page.goto(tab.url(f"/series/{game.pk}/"))
+    expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+    tab.context.set_offline(False)
+    forgive_offline(tab)
+
+
+def test_background_sync_sends_the_waiting_deals_with_no_page_of_the_site_open(tab):
+    from scoring.models import Deal
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "100")
+    enter_deal(page, "70")
+    expect(page.locator(".waiting li")).to_have_count(2)
+
+    # The phone's browser is left on another site; the network comes back; the browser fires
+    # the sync the page registered (here through the DevTools protocol, as Chromium would).
+    other = tab.context.new_page()
+    cdp = tab.context.new_cdp_session(other)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.close()
+    tab.context.set_offline(False)
+    until(other, lambda: bool(registrations), "the worker's registration")
+    cdp.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": tab.base_url,
+            "registrationId": registrations[0]["registrationId"],
+            "tag": "kozel-deals",
+            "lastChance": False,
+        },
+    )
+    until(other, lambda: series.deals.count() == 2, "both deals recorded by the worker")
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [(row.points_0, row.points_1) for row in rows] == [(100, 20), (70, 50)]
+
+    again = tab.context.new_page()  # opened again: nothing waits, nothing is sent twice
+    again.goto(tab.url(f"/series/{series.pk}/"))
+    expect(again.locator(".waiting")).to_have_count(0)
+    expect(again.locator("table.deals tbody th")).to_have_text(["2", "1"])
+    assert series.deals.count() == 2
+    forgive_offline(tab)
