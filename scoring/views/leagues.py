@@ -40,12 +40,15 @@ from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.accounts import safe_next
 
 
-def _roles(role: str) -> dict:
+def _roles(role: str, league: League) -> dict:
+    """What the templates show of the user's role; an archived league offers no changes."""
+    open_ = league.archived_at is None
     return {
         "role": role,
         "role_label": Role(role).label,
         "is_owner": role == Role.OWNER,
-        "can_score": role in (Role.OWNER, Role.SCORER),
+        "manage": role == Role.OWNER and open_,  # the owner's forms that change the league
+        "can_score": role in (Role.OWNER, Role.SCORER) and open_,
     }
 
 
@@ -90,7 +93,7 @@ def league_new(request: LoggedInRequest) -> HttpResponse:
 def league_detail(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     page = selectors.series_page(league, request.GET.get("page"))
-    context = {"league": league, "page": page, **_roles(role)}
+    context = {"league": league, "page": page, **_roles(role, league)}
     template = "scoring/leagues/detail.html"
     if request.htmx:
         template += "#series-list"
@@ -132,7 +135,7 @@ def _standings_page(
 @require_GET
 def league_standings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role))
+    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role, league))
 
 
 @login_required
@@ -164,7 +167,7 @@ def league_head_to_head(request: LoggedInRequest, pk: int) -> HttpResponse:
         "players": players,
         "filter_form": filter_form,
         "result": result,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/head_to_head.html", context, status=status)
 
@@ -189,7 +192,7 @@ def _members_page(
         "invite_form": InviteForm(initial={"role": league.invite_role}),
         "transfer_form": MemberForm(memberships=others),
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/members.html", context, status=status)
 
@@ -333,7 +336,7 @@ def _players_page(
         "players": players,
         "members": [(m.user_id, m.user.get_username()) for m in memberships],
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/players.html", context, status=status)
 
@@ -379,7 +382,7 @@ def _player_page(
         "merge_form": merge_form or PlayerMergeForm(players=others),
         "others": others,
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/player_edit.html", context, status=status)
 
@@ -457,7 +460,7 @@ def player_merge(request: LoggedInRequest, pk: int, player_pk: int) -> HttpRespo
         )
         return redirect("league_players", league.pk)
     preview = services.merge_preview(league=league, source_id=player.pk, target_id=target_id)
-    context = {"league": league, "preview": preview, **_roles(role)}
+    context = {"league": league, "preview": preview, **_roles(role, league)}
     status = UNPROCESSABLE if preview.refusal else 200
     return render(request, "scoring/leagues/player_merge.html", context, status=status)
 
@@ -480,7 +483,7 @@ def _changes_page(
         "events": services.league_events(league),
         "merged": LeagueEvent.Action.MERGED,
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/changes.html", context, status=status)
 
@@ -504,7 +507,7 @@ def merge_undo(request: LoggedInRequest, pk: int, event_pk: int) -> HttpResponse
 
 def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error: str):
     form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
-    context = {"league": league, "form": form, "error": error, **_roles(role)}
+    context = {"league": league, "form": form, "error": error, **_roles(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=UNPROCESSABLE)
 
 
@@ -563,7 +566,7 @@ def league_delete(request: LoggedInRequest, pk: int) -> HttpResponse:
         "form": form,
         "error": error,
         "series_count": Series.objects.filter(league=league).count(),
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/delete.html", context, status=status)
 
@@ -587,7 +590,7 @@ def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
         status = UNPROCESSABLE
     else:
         form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
-    context = {"league": league, "form": form, **_roles(role)}
+    context = {"league": league, "form": form, **_roles(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=status)
 
 
