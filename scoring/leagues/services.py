@@ -195,6 +195,20 @@ def ownership_transfer(*, league: League, user: User, membership_id: int) -> Non
     current.save(update_fields=["role"])
 
 
+@transaction.atomic
+def ownership_assign(*, league: League, membership_id: int) -> Membership:
+    """The site's operators (the admin) make a member the league's owner, its owners until then
+    scorers: for a league whose owner is gone or cannot be reached. Archived leagues too."""
+    league = _locked_league(league, archived_ok=True)
+    successor = _membership(league, membership_id)
+    Membership.objects.filter(league=league, role=Role.OWNER).exclude(pk=successor.pk).update(
+        role=Role.SCORER
+    )
+    successor.role = Role.OWNER
+    successor.save(update_fields=["role"])
+    return successor
+
+
 def _unlink_players(league: League, user_id: int) -> None:
     Player.objects.filter(league=league, user_id=user_id).update(user=None)
 
