@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -67,7 +68,7 @@ def test_an_account_downloads_its_data(open_tab):
     tab.goto("/accounts/")
     with tab.page.expect_download() as download:
         tab.page.get_by_role("link", name="Download my data (JSON)").first.click()
-    data = json.loads(open(download.value.path(), encoding="utf-8").read())
+    data = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert data["account"]["username"] == "olga"
     assert [league["name"] for league in data["leagues_owned"]] == ["Thursday club"]
 
