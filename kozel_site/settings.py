@@ -98,6 +98,12 @@ for _origin in CSRF_TRUSTED_ORIGINS:
             f"CSRF_TRUSTED_ORIGINS takes origins like https://kozel.example.org, not {_origin!r}"
         )
 
+# The Django admin, for whoever runs the site, at this path (say "ops-7f3k/"); in development
+# "admin/" by default, in production off unless set. Every write that changes series or deals
+# is impossible there (scoring/admin.py): those go through the services.
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/" if DEBUG else "").strip().strip("/")
+ADMIN_URL = f"{ADMIN_URL}/" if ADMIN_URL else ""
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

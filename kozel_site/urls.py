@@ -1,5 +1,8 @@
-"""Top-level URLs: the scoring app, accounts, the language switch."""
+"""Top-level URLs: the scoring app, accounts, the language switch, and the admin at
+``settings.ADMIN_URL`` (none when it is empty)."""
 
+from django.conf import settings
+from django.contrib import admin
 from django.urls import include, path
 
 from scoring.views.accounts import language_set
@@ -9,3 +12,5 @@ urlpatterns = [
     path("i18n/setlang/", language_set, name="set_language"),
     path("", include("scoring.urls")),
 ]
+if settings.ADMIN_URL:
+    urlpatterns.insert(0, path(settings.ADMIN_URL, admin.site.urls))

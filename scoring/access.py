@@ -43,6 +43,7 @@ class SeriesAccess:
     can_score: bool
     can_manage: bool  # revoke links, move into a league
     link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
+    archived: bool = False  # a series of an archived league: nobody scores or manages it
 
 
 def held_tokens(request: HttpRequest) -> dict[int, str]:
@@ -104,19 +105,36 @@ def is_creator(request: HttpRequest, series: Series) -> bool:
     return series.created_by_id is not None and series.created_by_id == request.user.pk
 
 
-def league_role(request: HttpRequest, league_id: int | None) -> str | None:
+def _membership(request: HttpRequest, league_id: int | None) -> tuple[str | None, bool]:
+    """The user's role in the league (None for outsiders) and whether the league is archived."""
     if league_id is None or not request.user.is_authenticated:
-        return None
-    return (
+        return None, False
+    found = (
         Membership.objects.filter(league_id=league_id, user=request.user)
-        .values_list("role", flat=True)
+        .values_list("role", "league__archived_at")
         .first()
+    )
+    if found is None:
+        return None, False
+    return found[0], found[1] is not None
+
+
+def league_role(request: HttpRequest, league_id: int | None) -> str | None:
+    return _membership(request, league_id)[0]
+
+
+def archived_refusal() -> PermissionDenied:
+    return PermissionDenied(
+        _(
+            "This league is archived: it can be read but not changed. "
+            "Its owner can take it out of the archive in Settings."
+        )
     )
 
 
 def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     """What this request may do with ``series``; 404 when it may not even see it."""
-    role = league_role(request, series.league_id)
+    role, archived = _membership(request, series.league_id)
     link = held_link(request, series)
     # The creator keeps the game whatever becomes of its links (renewed on another device).
     creator = is_creator(request, series)
@@ -126,14 +144,31 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
         raise Http404("No such series.")
     can_manage = creator or role in (Role.OWNER, Role.SCORER)
     can_score = link == SCORE or can_manage
-    return SeriesAccess(series=series, can_score=can_score, can_manage=can_manage, link=link)
+    if role is None and link is not None and series.league_id is not None:
+        league = series.league
+        archived = league is not None and league.archived_at is not None
+    if archived:
+        can_manage = can_score = False
+    return SeriesAccess(
+        series=series, can_score=can_score, can_manage=can_manage, link=link, archived=archived
+    )
 
 
-def league_for(request: HttpRequest, league_id: int, *roles: str) -> tuple[League, str]:
-    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``."""
-    role = league_role(request, league_id)
+def league_for(
+    request: HttpRequest, league_id: int, *roles: str, write: bool | None = None
+) -> tuple[League, str]:
+    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``.
+
+    A write (by default: a POST) to an archived league is refused with a 403 that says why;
+    ``write=False`` for the few that an archived league allows (restore, delete, leave).
+    """
+    role, archived = _membership(request, league_id)
     if role is None:
         raise Http404("No such league.")
     if roles and role not in roles:
         raise PermissionDenied(_("Your role in this league does not allow this."))
+    if write is None:
+        write = request.method == "POST"
+    if archived and write:
+        raise archived_refusal()
     return League.objects.get(pk=league_id), role

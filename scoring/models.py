@@ -63,6 +63,8 @@ class League(models.Model):
     #: edited or undone deal of a finished series, a finished game moved in): a standings tally
     #: made before it is counted again, not just added to.
     results_rewritten = models.PositiveIntegerField(default=0, editable=False)
+    #: When its owner archived it: read-only, hidden from lists, still open by its public link.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["name", "pk"]
@@ -362,3 +364,34 @@ class AccountSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Settings of user {self.user_id}"
+
+
+class LeagueEvent(models.Model):
+    """The league's audit trail: who renamed or merged players, archived or restored the league.
+
+    ``data`` keeps what an undo needs (a merge: the merged player as it was and the seats that
+    moved). ``undone_at`` marks a merge taken back; the undo is an event of its own too.
+    """
+
+    class Action(models.TextChoices):
+        RENAMED = "renamed", _("player renamed")
+        MERGED = "merged", _("players merged")
+        UNMERGED = "unmerged", _("merge undone")
+        ARCHIVED = "archived", _("league archived")
+        UNARCHIVED = "unarchived", _("league restored from the archive")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    action = models.CharField(max_length=12, choices=Action.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    #: What was done, in the words of that moment (names as they were), and the undo's data.
+    data = models.JSONField(default=dict)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} in league {self.league_id}"

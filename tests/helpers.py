@@ -20,7 +20,16 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import rules
 from scoring.access import SESSION_CREATED
-from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
+from scoring.models import (
+    Deal,
+    DealEvent,
+    League,
+    LeagueEvent,
+    Membership,
+    Player,
+    Seat,
+    Series,
+)
 from scoring.table import services
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -210,10 +219,19 @@ def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
 
 def league_snapshot(league: League) -> tuple:
     """Everything a league action could change, as plain comparable data."""
-    league = League.objects.get(pk=league.pk)
+    stored = League.objects.filter(pk=league.pk).first()
     return (
-        (league.name, league.rules, league.invite_token, league.invite_role, league.share_token),
-        list(Membership.objects.filter(league=league).order_by("pk").values()),
+        stored
+        and (
+            stored.name,
+            stored.rules,
+            stored.invite_token,
+            stored.invite_role,
+            stored.share_token,
+            stored.archived_at,
+        ),
+        list(Membership.objects.filter(league=league.pk).order_by("pk").values()),
+        list(LeagueEvent.objects.order_by("pk").values()),
         list(Player.objects.order_by("pk").values()),
         list(Series.objects.order_by("pk").values()),
         list(Deal.objects.order_by("pk").values()),

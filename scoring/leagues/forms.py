@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
 from scoring.leagues.standings import ALL_RULES, StandingsFilter
-from scoring.models import MAX_LEAGUE_NAME, Role
+from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Role
 from scoring.rulesets import KEY_MAX_LENGTH, HouseRulesForm, ruleset_from_key, ruleset_label
 from scoring.widgets import ListSelect
 
@@ -78,6 +78,34 @@ class PlayerLinkForm(forms.Form):
         cast(forms.ChoiceField, self.fields["user"]).choices = [("", gettext("— nobody —"))] + [
             (m.user_id, m.user.get_username()) for m in memberships
         ]
+
+
+class PlayerRenameForm(forms.Form):
+    name = forms.CharField(label=_("New name"), max_length=MAX_NAME)
+
+
+class PlayerMergeForm(forms.Form):
+    """The player a player is merged into (another of the league's)."""
+
+    into = forms.TypedChoiceField(label=_("Merge into"), coerce=int, choices=[])
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["into"]).choices = [
+            (player.pk, player.name) for player in players
+        ]
+
+
+class LeagueDeleteForm(forms.Form):
+    name = forms.CharField(label=_("Type the league's name to confirm"), max_length=200)
+    series = forms.ChoiceField(
+        label=_("Its series"),
+        choices=[
+            ("keep", _("Keep them as quick games (with whoever started them)")),
+            ("delete", _("Delete them with the league")),
+        ],
+        widget=forms.RadioSelect,
+    )
 
 
 class MoveForm(forms.Form):

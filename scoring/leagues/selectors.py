@@ -11,10 +11,11 @@ from scoring.models import League, Membership, Player, Role, Series
 SERIES_PER_PAGE = 10
 
 
-def user_memberships(user) -> list[Membership]:
-    """The leagues a user belongs to, with their role, by name."""
+def user_memberships(user, *, archived: bool = False) -> list[Membership]:
+    """The leagues a user belongs to, with their role, by name: those in use, or (``archived``)
+    those their owners archived, which no other list shows."""
     return list(
-        Membership.objects.filter(user=user)
+        Membership.objects.filter(user=user, league__archived_at__isnull=not archived)
         .select_related("league")
         .order_by("league__name", "league_id")
     )
@@ -23,7 +24,9 @@ def user_memberships(user) -> list[Membership]:
 def scoring_leagues(user) -> list[League]:
     """Leagues where ``user`` may start series: as owner or scorer."""
     leagues = League.objects.filter(
-        memberships__user=user, memberships__role__in=[Role.OWNER, Role.SCORER]
+        memberships__user=user,
+        memberships__role__in=[Role.OWNER, Role.SCORER],
+        archived_at__isnull=True,
     ).order_by("pk")
     return sorted_by_name(leagues, lambda league: league.name)
 

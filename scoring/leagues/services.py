@@ -7,13 +7,31 @@ with a message a player understands; nothing changes then.
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring import names as player_names
 from scoring import rules
-from scoring.models import League, Membership, Player, Role, Seat, Series, new_token
+from scoring.models import (
+    MAX_NAME,
+    League,
+    LeagueEvent,
+    Membership,
+    Player,
+    Role,
+    Seat,
+    Series,
+    new_token,
+)
 from scoring.table import services
+
+logger = logging.getLogger(__name__)
 
 
 class LeagueError(Exception):
@@ -24,8 +42,25 @@ def _owners(league: League) -> int:
     return Membership.objects.filter(league=league, role=Role.OWNER).count()
 
 
-def _locked_league(league: League) -> League:
-    return League.objects.select_for_update().get(pk=league.pk)
+def archived_message() -> str:
+    return _(
+        "This league is archived: it can be read but not changed. "
+        "Its owner can take it out of the archive in Settings."
+    )
+
+
+def _locked_league(league: League, *, archived_ok: bool = False) -> League:
+    """The league's row, locked; refused (``LeagueError``) while it is archived."""
+    locked = League.objects.select_for_update().get(pk=league.pk)
+    if locked.archived_at is not None and not archived_ok:
+        raise LeagueError(archived_message())
+    return locked
+
+
+def _results_rewritten(league_id: int) -> None:
+    """The one place league writes say "the league's finished series were rewritten" (players
+    merged or a merge undone): the standings are counted again from the start."""
+    services.results_changed(league_id, rewritten=True)
 
 
 @transaction.atomic
@@ -133,7 +168,8 @@ def membership_remove(*, league: League, membership_id: int) -> int:
 @transaction.atomic
 def league_leave(*, league: League, user: User) -> None:
     """Leave a league; an owner must first hand the league to someone else."""
-    league = _locked_league(league)
+    # Leaving is the member's own business: allowed in an archived league too.
+    league = _locked_league(league, archived_ok=True)
     membership = Membership.objects.filter(league=league, user=user).first()
     if membership is None:
         raise LeagueError(_("You are not a member of this league."))
@@ -157,6 +193,20 @@ def ownership_transfer(*, league: League, user: User, membership_id: int) -> Non
     successor.save(update_fields=["role"])
     current.role = Role.SCORER
     current.save(update_fields=["role"])
+
+
+@transaction.atomic
+def ownership_assign(*, league: League, membership_id: int) -> Membership:
+    """The site's operators (the admin) make a member the league's owner, its owners until then
+    scorers: for a league whose owner is gone or cannot be reached. Archived leagues too."""
+    league = _locked_league(league, archived_ok=True)
+    successor = _membership(league, membership_id)
+    Membership.objects.filter(league=league, role=Role.OWNER).exclude(pk=successor.pk).update(
+        role=Role.SCORER
+    )
+    successor.role = Role.OWNER
+    successor.save(update_fields=["role"])
+    return successor
 
 
 def _unlink_players(league: League, user_id: int) -> None:
@@ -198,6 +248,7 @@ def series_move_to_league(*, series: Series, league: League, user: User) -> Seri
     )
     if role not in (Role.OWNER, Role.SCORER):
         raise LeagueError(_("You can only move games into a league where you score."))
+    _locked_league(league)  # not into an archived league
     seats = list(Seat.objects.filter(series=series).select_related("player"))
     names = [seat.player.name for seat in seats]
     players = services.players_resolve(names=names, league=league)
@@ -240,3 +291,281 @@ def share_revoke(*, league: League) -> League:
     league.share_token = None
     league.save(update_fields=["share_token"])
     return league
+
+
+# Players: rename, merge, undo a merge --------------------------------------------------------
+
+
+def _league_player(league: League, player_id: int) -> Player:
+    player = Player.objects.select_for_update().filter(league=league, pk=player_id).first()
+    if player is None:
+        raise LeagueError(_("There is no such player in this league."))
+    return player
+
+
+def _event(league: League, action: str, user: User | None, **data) -> LeagueEvent:
+    actor = user if user is not None and user.is_authenticated else None
+    return LeagueEvent.objects.create(league=league, action=action, actor=actor, data=data)
+
+
+@transaction.atomic
+def player_rename(*, league: League, player_id: int, name: str, user: User | None) -> Player:
+    """Give a league player another name; a name another player has is refused (merge them)."""
+    league = _locked_league(league)
+    player = _league_player(league, player_id)
+    clean = player_names.name_clean(name)
+    if not clean:
+        raise LeagueError(_("Give the player a name."))
+    if len(clean) > MAX_NAME:
+        raise LeagueError(_("A name can have at most %(count)d characters.") % {"count": MAX_NAME})
+    key = player_names.stored_key(clean, player.name_key)
+    other = Player.objects.filter(league=league, name_key=key).exclude(pk=player.pk).first()
+    if other is not None:
+        raise LeagueError(
+            _(
+                "%(name)s is already a player of this league. If they are one person, merge "
+                "%(old)s into %(name)s instead."
+            )
+            % {"name": other.name, "old": player.name}
+        )
+    if clean == player.name:
+        return player
+    before = player.name
+    player.name = clean
+    player.save(update_fields=["name", "name_key"])
+    # Open scoreboards show the new name.
+    Series.objects.filter(seats__player=player).update(version=F("version") + 1)
+    _event(league, LeagueEvent.Action.RENAMED, user, player=player.pk, before=before, after=clean)
+    return player
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    source: Player
+    target: Player
+    series: int  # the source's series, which become the target's
+    shared: int  # series where both sat: the merge is refused while there is one
+
+    @property
+    def refusal(self) -> str:
+        if self.source.pk == self.target.pk:
+            return _("Choose two different players.")
+        if self.shared:
+            return _(
+                "%(source)s and %(target)s sat at the same table in %(count)d series: they are "
+                "two people, so they cannot be merged."
+            ) % {"source": self.source.name, "target": self.target.name, "count": self.shared}
+        if (
+            self.source.user_id is not None
+            and self.target.user_id is not None
+            and self.source.user_id != self.target.user_id
+        ):
+            return _(
+                "%(source)s and %(target)s are linked to two different accounts. Unlink one of "
+                "them first."
+            ) % {"source": self.source.name, "target": self.target.name}
+        return ""
+
+
+def merge_preview(*, league: League, source_id: int, target_id: int) -> MergePreview:
+    """What merging ``source`` into ``target`` would do (nothing is changed)."""
+    source = Player.objects.filter(league=league, pk=source_id).first()
+    target = Player.objects.filter(league=league, pk=target_id).first()
+    if source is None or target is None:
+        raise LeagueError(_("There is no such player in this league."))
+    return _preview(source, target)
+
+
+def _preview(source: Player, target: Player) -> MergePreview:
+    series = Seat.objects.filter(player=source).values("series_id")
+    shared = Seat.objects.filter(player=target, series_id__in=series).count()
+    return MergePreview(source=source, target=target, series=series.count(), shared=shared)
+
+
+@transaction.atomic
+def players_merge(
+    *, league: League, source_id: int, target_id: int, user: User | None
+) -> LeagueEvent:
+    """Make ``source`` (a typo, say) one player with ``target``: every seat of the source
+    becomes the target's, the source is gone, the standings count again; undoable
+    (``merge_undo``) from the event returned."""
+    league = _locked_league(league)
+    source = _league_player(league, source_id)
+    target = _league_player(league, target_id)
+    preview = _preview(source, target)
+    if preview.refusal:
+        raise LeagueError(preview.refusal)
+    seats = list(Seat.objects.filter(player=source).values_list("pk", "series_id"))
+    series_ids = sorted({series_id for _pk, series_id in seats})
+    moved_user = source.user_id is not None and target.user_id is None
+    Seat.objects.filter(player=source).update(player=target)
+    if moved_user:
+        target.user_id = source.user_id
+        target.save(update_fields=["user"])
+    event = _event(
+        league,
+        LeagueEvent.Action.MERGED,
+        user,
+        source={
+            "id": source.pk,
+            "name": source.name,
+            "name_key": source.name_key,
+            "user": source.user_id,
+            "created_at": source.created_at.isoformat(),
+        },
+        target={"id": target.pk, "name": target.name, "user_moved": moved_user},
+        seats=sorted(pk for pk, _series in seats),
+        series=series_ids,
+    )
+    source.delete()
+    Series.objects.filter(pk__in=series_ids).update(version=F("version") + 1)
+    _results_rewritten(league.pk)
+    return event
+
+
+@transaction.atomic
+def merge_undo(*, league: League, event_id: int, user: User | None) -> Player:
+    """Take a merge back: the merged player comes back with the seats that were theirs.
+
+    Refused when something since makes it impossible: the merge was undone already, the player
+    it went into is gone (merged on into another, undo that first), one of the moved seats is
+    another player's now, or the league has a player of the old name again.
+    """
+    league = _locked_league(league)
+    event = (
+        LeagueEvent.objects.select_for_update()
+        .filter(league=league, pk=event_id, action=LeagueEvent.Action.MERGED)
+        .first()
+    )
+    if event is None:
+        raise LeagueError(_("There is no such merge in this league."))
+    if event.undone_at is not None:
+        raise LeagueError(_("This merge has been undone already."))
+    data = event.data
+    source, target_data = data["source"], data["target"]
+    target = Player.objects.select_for_update().filter(league=league, pk=target_data["id"]).first()
+    if target is None:
+        raise LeagueError(
+            _("%(name)s has since been merged into another player: undo that merge first.")
+            % {"name": target_data["name"]}
+        )
+    seats = Seat.objects.filter(pk__in=data["seats"])
+    if seats.exclude(player=target).exists():
+        raise LeagueError(
+            _("Some of these seats belong to another player now: undo the later merge first.")
+        )
+    key = player_names.stored_key(source["name"], source["name_key"])
+    if Player.objects.filter(league=league, name_key=key).exists():
+        raise LeagueError(
+            _("The league has a player called %(name)s again: rename or merge them first.")
+            % {"name": source["name"]}
+        )
+    if Player.objects.filter(pk=source["id"]).exists():
+        raise LeagueError(_("This merge can no longer be undone."))
+    give_back = target_data["user_moved"] and target.user_id == source["user"]
+    restored_user = source["user"] if give_back else None
+    if (
+        restored_user is not None
+        and not Membership.objects.filter(league=league, user_id=restored_user).exists()
+    ):
+        restored_user = None
+    restored = Player(
+        pk=source["id"], name=source["name"], name_key=source["name_key"], league=league
+    )
+    restored.user_id = restored_user
+    restored.save(force_insert=True)
+    Player.objects.filter(pk=source["id"]).update(
+        created_at=source["created_at"]  # kept as it was
+    )
+    if give_back:
+        target.user_id = None
+        target.save(update_fields=["user"])
+    series_ids = list(seats.values_list("series_id", flat=True))
+    seats.update(player=restored)
+    event.undone_at = timezone.now()
+    event.save(update_fields=["undone_at"])
+    _event(
+        league,
+        LeagueEvent.Action.UNMERGED,
+        user,
+        merge=event.pk,
+        source={"id": restored.pk, "name": restored.name},
+        target={"id": target.pk, "name": target.name},
+    )
+    Series.objects.filter(pk__in=series_ids).update(version=F("version") + 1)
+    _results_rewritten(league.pk)
+    return restored
+
+
+def league_events(league: League) -> list[LeagueEvent]:
+    return list(LeagueEvent.objects.filter(league=league).select_related("actor"))
+
+
+# Archive and delete -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def league_archive(*, league: League, user: User | None) -> League:
+    """Make the league read-only and take it out of the lists; its public link still works."""
+    league = _locked_league(league, archived_ok=True)
+    if league.archived_at is not None:
+        raise LeagueError(_("This league is archived already."))
+    league.archived_at = timezone.now()
+    league.save(update_fields=["archived_at"])
+    _event(league, LeagueEvent.Action.ARCHIVED, user)
+    return league
+
+
+@transaction.atomic
+def league_unarchive(*, league: League, user: User | None) -> League:
+    league = _locked_league(league, archived_ok=True)
+    if league.archived_at is None:
+        raise LeagueError(_("This league is not archived."))
+    league.archived_at = None
+    league.save(update_fields=["archived_at"])
+    _event(league, LeagueEvent.Action.UNARCHIVED, user)
+    return league
+
+
+#: What becomes of a deleted league's series.
+SERIES_DELETE = "delete"
+SERIES_KEEP = "keep"  # they become quick games
+
+
+@transaction.atomic
+def league_delete(*, league: League, user: User, confirm_name: str, series: str) -> int:
+    """Delete the league (archived or not); its series go with it or become quick games, which
+    stay with whoever started them (and their links). Returns how many series were kept."""
+    league = _locked_league(league, archived_ok=True)
+    if not Membership.objects.filter(league=league, user=user, role=Role.OWNER).exists():
+        raise LeagueError(_("Only an owner can delete the league."))
+    if " ".join(confirm_name.split()) != league.name:
+        raise LeagueError(
+            _("Type the league's name, %(name)s, exactly to delete it.") % {"name": league.name}
+        )
+    if series not in (SERIES_DELETE, SERIES_KEEP):
+        raise LeagueError(_("Choose what becomes of the league's series."))
+    kept = 0
+    if series == SERIES_KEEP:
+        quick: dict[int, Player] = {}
+        games = list(Series.objects.select_for_update().filter(league=league))
+        seats = list(Seat.objects.filter(series__league=league).select_related("player"))
+        for seat in seats:
+            if seat.player_id not in quick:
+                quick[seat.player_id] = Player.objects.create(name=seat.player.name, league=None)
+            seat.player = quick[seat.player_id]
+        Seat.objects.bulk_update(seats, ["player"])
+        for game in games:
+            game.league = None
+            game.score_token = new_token()
+            game.watch_token = new_token()
+            game.version += 1
+        Series.objects.bulk_update(games, ["league", "score_token", "watch_token", "version"])
+        kept = len(games)
+    else:
+        Series.objects.filter(league=league).delete()
+    logger.info(
+        "league %s deleted by user %s, %s series kept as quick games", league.pk, user.pk, kept
+    )
+    league.delete()
+    return kept

@@ -8,6 +8,8 @@ from scoring.views import accounts
 urlpatterns = [
     path("", accounts.account, name="account"),
     path("signup/", accounts.signup, name="signup"),
+    path("data/", accounts.account_data, name="account_data"),
+    path("delete/", accounts.account_delete, name="account_delete"),
     path("login/", accounts.LoginView.as_view(), name="login"),
     path("logout/", auth.LogoutView.as_view(), name="logout"),
     path("password/", accounts.PasswordChangeView.as_view(), name="password_change"),

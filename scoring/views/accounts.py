@@ -7,23 +7,26 @@ no password reset: its page says so and who to ask for help instead.
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic.edit import FormMixin
 from django.views.i18n import set_language
 
-from scoring import languages
-from scoring.accounts import SignupForm
+from scoring import languages, privacy
+from scoring.accounts import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
-from scoring.views import UNPROCESSABLE
+from scoring.views import UNPROCESSABLE, LoggedInRequest
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -91,6 +94,44 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and languages.is_offered(language):
         languages.account_language_set(user=request.user, language=language)
     return response
+
+
+@login_required
+@require_GET
+def account_data(request: LoggedInRequest) -> HttpResponse:
+    """Everything the site holds about me, as a JSON file to download."""
+    document = privacy.personal_data(request.user)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True),
+        content_type="application/json; charset=utf-8",
+    )
+    day = timezone.localdate().isoformat()
+    name = f"kozel-account-{request.user.pk}-{day}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request: LoggedInRequest) -> HttpResponse:
+    """Delete my account, my password typed again; refused while I alone own a league."""
+    form = AccountDeleteForm(request.POST or None, user=request.user)
+    error = ""
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                privacy.account_delete(request.user)
+            except privacy.AccountError as refused:
+                error = str(refused)
+            else:
+                logout(request)
+                messages.success(request, _("Your account is deleted. Goodbye!"))
+                return redirect("home")
+        status = UNPROCESSABLE
+    context = {"form": form, "error": error, "alone": privacy.owned_alone(request.user)}
+    return render(request, "registration/account_delete.html", context, status=status)
 
 
 class Unprocessable(FormMixin):

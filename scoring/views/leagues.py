@@ -24,25 +24,31 @@ from scoring.leagues import ranking, selectors, services, standings
 from scoring.leagues.forms import (
     HeadToHeadForm,
     InviteForm,
+    LeagueDeleteForm,
     LeagueForm,
     MemberForm,
     MoveForm,
     PlayerLinkForm,
+    PlayerMergeForm,
+    PlayerRenameForm,
     RoleForm,
     StandingsFilterForm,
 )
 from scoring.leagues.services import LeagueError
-from scoring.models import League, Membership, Role, Series
+from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.accounts import safe_next
 
 
-def _roles(role: str) -> dict:
+def _roles(role: str, league: League) -> dict:
+    """What the templates show of the user's role; an archived league offers no changes."""
+    open_ = league.archived_at is None
     return {
         "role": role,
         "role_label": Role(role).label,
         "is_owner": role == Role.OWNER,
-        "can_score": role in (Role.OWNER, Role.SCORER),
+        "manage": role == Role.OWNER and open_,  # the owner's forms that change the league
+        "can_score": role in (Role.OWNER, Role.SCORER) and open_,
     }
 
 
@@ -53,7 +59,9 @@ def _roles(role: str) -> dict:
 @require_GET
 def league_list(request: LoggedInRequest) -> HttpResponse:
     memberships = selectors.user_memberships(request.user)
-    return render(request, "scoring/leagues/list.html", {"memberships": memberships})
+    archived = selectors.user_memberships(request.user, archived=True)
+    context = {"memberships": memberships, "archived": archived}
+    return render(request, "scoring/leagues/list.html", context)
 
 
 @login_required
@@ -85,7 +93,7 @@ def league_new(request: LoggedInRequest) -> HttpResponse:
 def league_detail(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     page = selectors.series_page(league, request.GET.get("page"))
-    context = {"league": league, "page": page, **_roles(role)}
+    context = {"league": league, "page": page, **_roles(role, league)}
     template = "scoring/leagues/detail.html"
     if request.htmx:
         template += "#series-list"
@@ -127,7 +135,7 @@ def _standings_page(
 @require_GET
 def league_standings(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
-    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role))
+    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role, league))
 
 
 @login_required
@@ -159,7 +167,7 @@ def league_head_to_head(request: LoggedInRequest, pk: int) -> HttpResponse:
         "players": players,
         "filter_form": filter_form,
         "result": result,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/head_to_head.html", context, status=status)
 
@@ -184,7 +192,7 @@ def _members_page(
         "invite_form": InviteForm(initial={"role": league.invite_role}),
         "transfer_form": MemberForm(memberships=others),
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/members.html", context, status=status)
 
@@ -251,7 +259,7 @@ def ownership_transfer(request: LoggedInRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def league_leave(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk)
+    league, role = league_for(request, pk, write=False)
     try:
         services.league_leave(league=league, user=request.user)
     except LeagueError as error:
@@ -328,7 +336,7 @@ def _players_page(
         "players": players,
         "members": [(m.user_id, m.user.get_username()) for m in memberships],
         "error": error,
-        **_roles(role),
+        **_roles(role, league),
     }
     return render(request, "scoring/leagues/players.html", context, status=status)
 
@@ -351,6 +359,218 @@ def player_link(request: LoggedInRequest, pk: int, player_pk: int) -> HttpRespon
     return redirect("league_players", league.pk)
 
 
+def _league_player(league: League, player_pk: int) -> Player:
+    return get_object_or_404(Player, league=league, pk=player_pk)
+
+
+def _player_page(
+    request: HtmxHttpRequest,
+    league: League,
+    role: str,
+    player: Player,
+    *,
+    rename_form: PlayerRenameForm | None = None,
+    merge_form: PlayerMergeForm | None = None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    others = [p for p in selectors.league_players(league) if p.pk != player.pk]
+    context = {
+        "league": league,
+        "player": player,
+        "rename_form": rename_form or PlayerRenameForm(initial={"name": player.name}),
+        "merge_form": merge_form or PlayerMergeForm(players=others),
+        "others": others,
+        "error": error,
+        **_roles(role, league),
+    }
+    return render(request, "scoring/leagues/player_edit.html", context, status=status)
+
+
+@login_required
+@require_GET
+def player_edit(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
+    """An owner's page for one player: rename it, or merge it into another player."""
+    league, role = league_for(request, pk, Role.OWNER)
+    return _player_page(request, league, role, _league_player(league, player_pk))
+
+
+@login_required
+@require_POST
+def player_rename(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    player = _league_player(league, player_pk)
+    form = PlayerRenameForm(request.POST)
+    if not form.is_valid():
+        return _player_page(request, league, role, player, rename_form=form, status=UNPROCESSABLE)
+    try:
+        services.player_rename(
+            league=league, player_id=player.pk, name=form.cleaned_data["name"], user=request.user
+        )
+    except LeagueError as error:
+        return _player_page(
+            request,
+            league,
+            role,
+            player,
+            rename_form=form,
+            error=str(error),
+            status=UNPROCESSABLE,
+        )
+    messages.success(request, _("Player renamed."))
+    return redirect("league_players", league.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_merge(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
+    """GET: what merging this player into another would do; POST: do it."""
+    league, role = league_for(request, pk, Role.OWNER)
+    player = _league_player(league, player_pk)
+    others = [p for p in selectors.league_players(league) if p.pk != player.pk]
+    form = PlayerMergeForm(
+        request.POST if request.method == "POST" else request.GET, players=others
+    )
+    if not form.is_valid():
+        error = _("Choose another player of the league to merge into.")
+        return _player_page(
+            request, league, role, player, merge_form=form, error=error, status=UNPROCESSABLE
+        )
+    target_id = form.cleaned_data["into"]
+    if request.method == "POST":
+        try:
+            services.players_merge(
+                league=league, source_id=player.pk, target_id=target_id, user=request.user
+            )
+        except LeagueError as error:
+            return _player_page(
+                request,
+                league,
+                role,
+                player,
+                merge_form=form,
+                error=str(error),
+                status=UNPROCESSABLE,
+            )
+        target = next(p for p in others if p.pk == target_id)
+        messages.success(
+            request,
+            _("%(source)s is now %(target)s. You can undo this under Changes.")
+            % {"source": player.name, "target": target.name},
+        )
+        return redirect("league_players", league.pk)
+    preview = services.merge_preview(league=league, source_id=player.pk, target_id=target_id)
+    context = {"league": league, "preview": preview, **_roles(role, league)}
+    status = UNPROCESSABLE if preview.refusal else 200
+    return render(request, "scoring/leagues/player_merge.html", context, status=status)
+
+
+# The league's changes (its audit trail) ----------------------------------------------------
+
+
+@login_required
+@require_GET
+def league_changes(request: LoggedInRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk)
+    return _changes_page(request, league, role)
+
+
+def _changes_page(
+    request: HtmxHttpRequest, league: League, role: str, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    context = {
+        "league": league,
+        "events": services.league_events(league),
+        "merged": LeagueEvent.Action.MERGED,
+        "error": error,
+        **_roles(role, league),
+    }
+    return render(request, "scoring/leagues/changes.html", context, status=status)
+
+
+@login_required
+@require_POST
+def merge_undo(request: LoggedInRequest, pk: int, event_pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER)
+    try:
+        restored = services.merge_undo(league=league, event_id=event_pk, user=request.user)
+    except LeagueError as error:
+        return _changes_page(request, league, role, error=str(error), status=UNPROCESSABLE)
+    messages.success(
+        request, _("%(name)s is back as a player of their own.") % {"name": restored.name}
+    )
+    return redirect("league_changes", league.pk)
+
+
+# Archive and delete ------------------------------------------------------------------------
+
+
+def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error: str):
+    form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+    context = {"league": league, "form": form, "error": error, **_roles(role, league)}
+    return render(request, "scoring/leagues/settings.html", context, status=UNPROCESSABLE)
+
+
+@login_required
+@require_POST
+def league_archive(request: LoggedInRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER, write=False)
+    try:
+        services.league_archive(league=league, user=request.user)
+    except LeagueError as error:
+        return _settings_refused(request, league, role, str(error))
+    messages.success(request, _("The league is archived: read-only, and out of your lists."))
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def league_unarchive(request: LoggedInRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER, write=False)
+    try:
+        services.league_unarchive(league=league, user=request.user)
+    except LeagueError as error:
+        return _settings_refused(request, league, role, str(error))
+    messages.success(request, _("The league is out of the archive and can be played again."))
+    return redirect(league)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_delete(request: LoggedInRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER, write=False)
+    form = LeagueDeleteForm(request.POST or None, initial={"series": services.SERIES_KEEP})
+    error = ""
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                kept = services.league_delete(
+                    league=league,
+                    user=request.user,
+                    confirm_name=form.cleaned_data["name"],
+                    series=form.cleaned_data["series"],
+                )
+            except LeagueError as refused:
+                error = str(refused)
+            else:
+                messages.success(
+                    request,
+                    _("%(league)s is deleted; %(count)d of its series are quick games now.")
+                    % {"league": league.name, "count": kept},
+                )
+                return redirect("league_list")
+        status = UNPROCESSABLE
+    context = {
+        "league": league,
+        "form": form,
+        "error": error,
+        "series_count": Series.objects.filter(league=league).count(),
+        **_roles(role, league),
+    }
+    return render(request, "scoring/leagues/delete.html", context, status=status)
+
+
 # Settings: name, house rules, the public share link ----------------------------------------
 
 
@@ -370,7 +590,7 @@ def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
         status = UNPROCESSABLE
     else:
         form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
-    context = {"league": league, "form": form, **_roles(role)}
+    context = {"league": league, "form": form, **_roles(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=status)
 
 

@@ -25,6 +25,7 @@ from scoring.access import (
     WATCH,
     LinkRenewed,
     SeriesAccess,
+    archived_refusal,
     held_link,
     league_for,
     league_role,
@@ -84,6 +85,8 @@ def _renewed_kindly(view):
 
 def _scorer(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
     access = selectors.series_for_request(request, pk)
+    if access.archived:
+        raise archived_refusal()
     if not access.can_score:
         raise PermissionDenied(_("You can watch this series but not score it."))
     return access
@@ -676,6 +679,8 @@ def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def link_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Replace a link with a new one: whoever held the old one loses access."""
     access = selectors.series_for_request(request, pk)
+    if access.archived:
+        raise archived_refusal()
     if not access.can_manage:
         raise PermissionDenied(_("Only whoever started this game can change its links."))
     which = request.POST.get("link")

@@ -40,7 +40,7 @@ from playwright.sync_api import Locator
 
 from scoring.access import SESSION_CREATED
 from scoring.leagues import services as league_services
-from scoring.models import League, Membership, Role, Series
+from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
 from tests.browser.browsing import PHONE, Tab
 from tests.browser.data import finished
 from tests.helpers import PASSWORD, make_user, record, start_series
@@ -86,6 +86,23 @@ class World:
     def done(self) -> Series:
         """A finished league series."""
         return finished(start_series(names=("Vera", "Gleb", "Dasha", "Egor"), league=self.league))
+
+    @cached_property
+    def merged(self) -> LeagueEvent:
+        """Anna (of the live series) typed as "Dasha" in the finished one, merged since."""
+        self.done  # noqa: B018 (Dasha sits in it)
+        self.live  # noqa: B018 (Anna sits in it)
+        players = {p.name: p for p in Player.objects.filter(league=self.league)}
+        return league_services.players_merge(
+            league=self.league,
+            source_id=players["Dasha"].pk,
+            target_id=players["Anna"].pk,
+            user=user("olga"),
+        )
+
+    @cached_property
+    def archived(self) -> League:
+        return league_services.league_archive(league=self.league, user=user("olga"))
 
     @cached_property
     def quick(self) -> Series:
@@ -165,6 +182,21 @@ def reset_link(world: World) -> str:
 def players_page(world: World) -> str:
     """The league's players: those of its series in progress."""
     return reverse("league_players", args=[world.live.league_id])
+
+
+def league_player(world: World, name: str) -> Player:
+    world.done  # noqa: B018 (its players are the league's)
+    world.live  # noqa: B018
+    return Player.objects.get(league=world.league, name=name)
+
+
+def player_edit_page(world: World) -> str:
+    return reverse("player_edit", args=[world.league.pk, league_player(world, "Dasha").pk])
+
+
+def merge_page(world: World) -> str:
+    dasha, anna = league_player(world, "Dasha"), league_player(world, "Anna")
+    return reverse("player_merge", args=[world.league.pk, dasha.pk]) + f"?into={anna.pk}"
 
 
 LEAGUE_OWNER_FORMS = {
@@ -248,7 +280,39 @@ PAGES = [
     page(
         "settings",
         league_url("league_settings"),
-        owner={"league_settings", "share_renew", "share_revoke"},
+        owner={"league_settings", "share_renew", "share_revoke", "league_archive"},
+    ),
+    page(
+        "archived league's settings",
+        lambda w: reverse("league_settings", args=[w.archived.pk]),
+        owner={"league_unarchive"},
+    ),
+    # An archived league offers no form that changes it, but for taking it out of the archive.
+    page(
+        "archived league's scoreboard",
+        lambda w: (w.archived, w.done.get_absolute_url())[1],
+        owner=(),
+        scorer=(),
+    ),
+    page(
+        "archived league's members",
+        lambda w: reverse("league_members", args=[w.archived.pk]),
+        owner=(),
+        viewer={"league_leave"},
+    ),
+    page(
+        "archived league's players",
+        lambda w: (w.done, reverse("league_players", args=[w.archived.pk]))[1],
+        owner=(),
+    ),
+    page("delete the league", league_url("league_delete"), owner={"league_delete"}),
+    page("player", player_edit_page, owner={"player_rename"}),
+    page("merge preview", merge_page, owner={"player_merge"}),
+    page(
+        "changes",
+        lambda w: reverse("league_changes", args=[w.merged.league_id]),
+        owner={"merge_undo"},
+        viewer=(),
     ),
     page(
         "invite",
@@ -338,6 +402,10 @@ def fill_deal(form: Locator) -> None:
     form.locator("input[data-points]").first.fill("40")
 
 
+def fill_league_delete(form: Locator) -> None:
+    form.locator("[name=name]").fill("Thursday club")
+
+
 def fill_login(form: Locator) -> None:
     form.locator("[name=username]").fill("vika")
     form.locator("[name=password]").fill(PASSWORD)
@@ -346,6 +414,7 @@ def fill_login(form: Locator) -> None:
 # Forms the generic filling cannot fill, by URL name.
 FILLERS: dict[str, Callable[[Locator], None]] = {
     "deal_record": fill_deal,
+    "league_delete": fill_league_delete,
     "login": fill_login,
 }
 
@@ -541,6 +610,12 @@ EVERY_KIND = {
     "share_renew",
     "share_revoke",
     "player_link",
+    "player_rename",
+    "player_merge",
+    "merge_undo",
+    "league_archive",
+    "league_unarchive",
+    "league_delete",
     *LEAGUE_OWNER_FORMS,
     "signup",
     "login",

@@ -20,11 +20,11 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from scoring.leagues import services as league_services
-from scoring.models import Series
+from scoring.models import Player, Series
 from scoring.table import services as table
 from tests.browser.browsing import Tab, axe_violations, screenshot
 from tests.browser.data import a_league, finished, played
-from tests.helpers import make_user, record, start_series
+from tests.helpers import make_user, play_out, record, start_series
 
 pytestmark = pytest.mark.browser
 
@@ -207,6 +207,66 @@ def _league_settings(tab: Tab) -> None:
     league = league_services.share_renew(league=a_league(series=0))
     tab.login(league.memberships.get().user)
     tab.goto(reverse("league_settings", args=[league.pk]))
+
+
+def _owned_league_with_a_typo(tab: Tab):
+    """A league whose owner is logged in, with "Anya" beside the players of its series."""
+    league = a_league(series=1)
+    tab.login(league.memberships.get().user)
+    play_out(start_series(names=("Anya", "Zhenya"), league=league, mode="duel"))
+    players = {p.name: p for p in Player.objects.filter(league=league)}
+    return league, players
+
+
+@main_page("player-edit")
+def _player_edit(tab: Tab) -> None:
+    league, players = _owned_league_with_a_typo(tab)
+    tab.goto(reverse("player_edit", args=[league.pk, players["Anya"].pk]))
+
+
+@main_page("merge-preview")
+def _merge_preview(tab: Tab) -> None:
+    league, players = _owned_league_with_a_typo(tab)
+    target = next(p for name, p in players.items() if name not in ("Anya", "Zhenya"))
+    url = reverse("player_merge", args=[league.pk, players["Anya"].pk])
+    tab.goto(f"{url}?into={target.pk}")
+
+
+@main_page("league-changes")
+def _league_changes(tab: Tab) -> None:
+    league, players = _owned_league_with_a_typo(tab)
+    target = next(p for name, p in players.items() if name not in ("Anya", "Zhenya"))
+    owner = league.memberships.get().user
+    league_services.player_rename(
+        league=league, player_id=players["Zhenya"].pk, name="Zhenechka", user=owner
+    )
+    league_services.players_merge(
+        league=league, source_id=players["Anya"].pk, target_id=target.pk, user=owner
+    )
+    tab.goto(reverse("league_changes", args=[league.pk]))
+
+
+@main_page("league-delete")
+def _league_delete(tab: Tab) -> None:
+    league = a_league(series=1)
+    tab.login(league.memberships.get().user)
+    tab.goto(reverse("league_delete", args=[league.pk]))
+
+
+@main_page("leagues-archived")
+def _leagues_archived(tab: Tab) -> None:
+    owner = make_user("olga")
+    a_league(owner, series=0)
+    archived = a_league(owner, name="Dacha summer", series=1)
+    league_services.league_archive(league=archived, user=owner)
+    tab.login(owner)
+    tab.goto(reverse("league_detail", args=[archived.pk]))
+
+
+@main_page("account-delete")
+def _account_delete(tab: Tab) -> None:
+    tab.login(make_user("nina"))
+    tab.goto(reverse("account_delete"))
 
 
 @main_page("public-standings")

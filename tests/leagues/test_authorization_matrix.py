@@ -47,6 +47,18 @@ class Action:
     allowed: frozenset[str]
     anonymous: str  # LOGIN (redirect to log in) or "404"
     refused_member: int = 403  # what a member whose role is too small gets
+    prepare: Callable[[dict], None] | None = None  # before the request (and the snapshot)
+
+
+def merge_zoya(ctx) -> None:
+    lena = Player.objects.get(league=ctx["league"], name="Lena")
+    ctx["merge"] = league_services.players_merge(
+        league=ctx["league"], source_id=ctx["player"].pk, target_id=lena.pk, user=ctx["owner"]
+    )
+
+
+def archive(ctx) -> None:
+    league_services.league_archive(league=ctx["league"], user=ctx["owner"])
 
 
 def member_id(ctx, role):
@@ -104,6 +116,44 @@ ACTIONS = [
         "link a player to an account",
         lambda ctx: f"/leagues/{ctx['league'].pk}/players/{ctx['player'].pk}/link/",
         lambda ctx: {"user": ctx["scorer"].pk},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "rename a player",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/players/{ctx['player'].pk}/rename/",
+        lambda ctx: {"name": "Zoe"},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "merge two players",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/players/{ctx['player'].pk}/merge/",
+        lambda ctx: {"into": Player.objects.get(league=ctx["league"], name="Lena").pk},
+        frozenset(MANAGE),
+        LOGIN,
+    ),
+    Action(
+        "undo a merge",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/changes/{ctx['merge'].pk}/undo/",
+        no_data,
+        frozenset(MANAGE),
+        LOGIN,
+        prepare=merge_zoya,
+    ),
+    Action("archive the league", league_url("archive/"), no_data, frozenset(MANAGE), LOGIN),
+    Action(
+        "restore the league from the archive",
+        league_url("unarchive/"),
+        no_data,
+        frozenset(MANAGE),
+        LOGIN,
+        prepare=archive,
+    ),
+    Action(
+        "delete the league",
+        league_url("delete/"),
+        lambda ctx: {"name": "Kitchen table", "series": "keep"},
         frozenset(MANAGE),
         LOGIN,
     ),
@@ -214,6 +264,8 @@ def expected(action: Action, who: str) -> str:
 @pytest.mark.parametrize("action", ACTIONS, ids=[action.name for action in ACTIONS])
 def test_every_league_change_answers_each_visitor_as_its_role_allows(ctx, action, who):
     client = logged_in(ctx[who])
+    if action.prepare:
+        action.prepare(ctx)
     before = league_snapshot(ctx["league"])
     response = client.post(action.url(ctx), action.data(ctx))
     want = expected(action, who)
@@ -241,6 +293,8 @@ def test_the_matrix_covers_every_league_url_that_changes_something():
         "league_players",
         "public_standings",
         "public_history",
+        "player_edit",  # the owner's forms for one player (rename, merge): reads only
+        "league_changes",
         # Not tied to a role in a league: tested in tests/leagues/test_views.py.
         "league_new",
         "league_join",
@@ -257,10 +311,52 @@ def test_the_matrix_covers_every_league_url_that_changes_something():
         "player_link",
         "league_leave",
         "series_move",
+        "player_rename",
+        "player_merge",
+        "merge_undo",
+        "league_archive",
+        "league_unarchive",
+        "league_delete",
     }
     names = {pattern.name for pattern in league_urls.urlpatterns}
     assert names == read_only | covered
     assert len(ACTIONS) == len(covered) + 6  # and the six series actions of a league's series
+
+
+# In an archived league every change is refused (but for restoring or deleting it, or leaving).
+STILL_ALLOWED = {"restore the league from the archive", "delete the league", "leave the league"}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [action for action in ACTIONS if action.allowed and action.name not in STILL_ALLOWED],
+    ids=lambda action: action.name,
+)
+def test_an_archived_league_refuses_every_change_with_the_reason(ctx, action):
+    who = "owner" if "owner" in action.allowed else "scorer"
+    if action.prepare:
+        action.prepare(ctx)
+    archive(ctx)
+    before = league_snapshot(ctx["league"])
+    response = logged_in(ctx[who]).post(action.url(ctx), action.data(ctx))
+    assert response.status_code in (403, 422)
+    assert "archive" in response.content.decode()
+    assert league_snapshot(ctx["league"]) == before
+
+
+def test_an_archived_league_can_still_be_left_restored_and_read(ctx):
+    archive(ctx)
+    league = ctx["league"]
+    for who in ("owner", "viewer"):
+        for url in (f"/leagues/{league.pk}/", f"/leagues/{league.pk}/standings/"):
+            assert logged_in(ctx[who]).get(url).status_code == 200
+    assert logged_in(ctx["owner"]).get(f"/leagues/{league.pk}/settings/").status_code == 200
+    assert logged_in(None).get(f"/public/{league.share_token}/").status_code == 200
+    assert logged_in(ctx["viewer"]).post(f"/leagues/{league.pk}/leave/").status_code == 302
+    response = logged_in(ctx["owner"]).post(f"/leagues/{league.pk}/unarchive/")
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert league.archived_at is None
 
 
 def test_a_role_is_what_the_matrix_assumes(ctx):

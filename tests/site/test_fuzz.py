@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
 from scoring.history.forms import HistoryFilterForm
+from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
 from tests.helpers import client_with_link, record, start_series
@@ -90,6 +91,8 @@ def endpoints() -> list[Endpoint]:
     def walk(resolver: URLResolver, levels: tuple) -> None:
         for entry in resolver.url_patterns:
             if isinstance(entry, URLResolver):
+                if entry.app_name == "admin":
+                    continue  # Django's own, for operators only: tests/site/test_admin.py
                 walk(entry, (*levels, entry.pattern))
             elif isinstance(entry, URLPattern):
                 chain = (*levels, entry.pattern)
@@ -376,6 +379,14 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "invite_revoke": (),
     "league_players": (),
     "player_link": (),
+    "player_edit": (),
+    "player_rename": (),
+    "player_merge": ("into",),
+    "league_changes": (),
+    "merge_undo": (),
+    "league_archive": (),
+    "league_unarchive": (),
+    "league_delete": (),
     "league_settings": (),
     "share_renew": (),
     "share_revoke": (),
@@ -384,6 +395,8 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "public_history": ("page",),
     "series_move": (),
     "account": (),
+    "account_data": (),
+    "account_delete": (),
     "signup": ("next",),
     "login": ("next",),
     "logout": (),
@@ -464,8 +477,13 @@ def site(league, owner, outsider) -> Site:
     for name, user in logins.items():
         clients[name] = Client()
         clients[name].force_login(user)
+    zed = Player.objects.create(name="Zed", league=league)
+    merge = league_services.players_merge(
+        league=league, source_id=zed.pk, target_id=mine.seats.first().player_id, user=owner
+    )
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     arguments = {
+        "event": [merge.pk],
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
         "player": players,
@@ -498,7 +516,8 @@ def argument_kind(route: str, parameter: str) -> str:
             if route.startswith(prefix):
                 return kind
         return "reset token"
-    return {"membership_pk": "membership", "player_pk": "player"}.get(parameter, parameter)
+    kinds = {"membership_pk": "membership", "player_pk": "player", "event_pk": "event"}
+    return kinds.get(parameter, parameter)
 
 
 def real_paths(site: Site, endpoint: Endpoint) -> st.SearchStrategy[str]:

@@ -32,6 +32,7 @@ VARIABLES = [
     "EMAIL_HOST",
     "EMAIL_BACKEND",
     "SUPPORT_CONTACT",
+    "ADMIN_URL",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -201,3 +202,10 @@ def test_development_prints_mail_to_the_console(monkeypatch):
 def test_log_lines_go_through_the_redacting_formatter(monkeypatch):
     formatter = production(monkeypatch)["LOGGING"]["formatters"]["context"]
     assert formatter["class"] == "scoring.middleware.RedactingFormatter"
+
+
+def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(monkeypatch):
+    assert load(monkeypatch)["ADMIN_URL"] == "admin/"
+    assert production(monkeypatch)["ADMIN_URL"] == ""
+    assert production(monkeypatch, ADMIN_URL="/ops-7f3k")["ADMIN_URL"] == "ops-7f3k/"
+    assert load(monkeypatch, ADMIN_URL=" ")["ADMIN_URL"] == ""

@@ -1,0 +1,226 @@
+"""The Django admin, for whoever runs the site (``settings.ADMIN_URL``): read-mostly.
+
+Series, seats, deals, their audit trail, players, memberships, standings snapshots and league
+events can only be looked at here: their writes go through the services, which keep the derived
+totals, the standings and the audit trail right (``has_add/change/delete_permission`` are False
+for everyone, superusers included). What an operator may do: deactivate (or reactivate) an
+account, clear locked-out logins (django-axes' own admin: delete the access attempts), and hand
+a league to another of its members (``leagues.services.ownership_assign``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.leagues import services as league_services
+from scoring.models import (
+    Deal,
+    DealEvent,
+    League,
+    LeagueEvent,
+    Membership,
+    Player,
+    Seat,
+    Series,
+    StandingsSnapshot,
+)
+
+admin.site.site_header = gettext_lazy("Kozel: operations")
+admin.site.site_title = gettext_lazy("Kozel admin")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Looked at, never written: no add, change or delete, whoever asks."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = readonly_fields = ("position", "side", "player", "total", "is_goat", "is_winner")
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "league", "mode", "deal_count", "finished", "created_at"]
+    list_filter = ["finished", "mode"]
+    list_select_related = ["league"]
+    search_fields = ["seats__player__name"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    exclude = ["score_token", "watch_token"]  # secret links stay out of an operator's screen
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "series", "position", "player", "total", "is_goat", "is_winner"]
+    list_select_related = ["series", "player"]
+    raw_id_fields = ["series", "player"]
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "series", "number", "points_0", "points_1", "points_2", "created_at"]
+    list_select_related = ["series"]
+    raw_id_fields = ["series", "recorded_by"]
+
+
+@admin.register(DealEvent)
+class DealEventAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "series", "number", "action", "actor", "via", "created_at"]
+    list_filter = ["action"]
+    list_select_related = ["series", "actor"]
+    raw_id_fields = ["series", "actor"]
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "name", "league", "user", "created_at"]
+    list_select_related = ["league", "user"]
+    search_fields = ["name", "user__username"]
+    raw_id_fields = ["league", "user"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "league", "user", "role", "joined_at"]
+    list_filter = ["role"]
+    list_select_related = ["league", "user"]
+    search_fields = ["league__name", "user__username"]
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "league", "key", "fingerprint", "computed_at"]
+    list_select_related = ["league"]
+
+
+@admin.register(LeagueEvent)
+class LeagueEventAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "league", "action", "actor", "created_at", "undone_at"]
+    list_filter = ["action"]
+    list_select_related = ["league", "actor"]
+
+
+class TransferForm(forms.Form):
+    membership = forms.TypedChoiceField(label=gettext_lazy("New owner"), coerce=int, choices=[])
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        members = Membership.objects.filter(league=league).select_related("user")
+        self.fields["membership"].choices = [  # type: ignore[attr-defined]
+            (m.pk, f"{m.user.get_username()} ({m.get_role_display()})")
+            for m in members.order_by("user__username")
+        ]
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    fields = readonly_fields = ("user", "role", "joined_at")
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(League)
+class LeagueAdmin(ReadOnlyAdmin):
+    """Looked at; handed to another member with "Transfer" (a page of its own)."""
+
+    list_display = ["pk", "name", "archived_at", "created_at", "transfer_link"]
+    search_fields = ["name"]
+    exclude = ["invite_token", "share_token"]
+    inlines = [MembershipInline]
+
+    @admin.display(description=gettext_lazy("Ownership"))
+    def transfer_link(self, league: League) -> str:
+        url = reverse("admin:scoring_league_transfer", args=[league.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Transfer"))
+
+    def get_urls(self):
+        transfer = self.admin_site.admin_view(self.transfer_view)
+        return [
+            path("<int:pk>/transfer/", transfer, name="scoring_league_transfer"),
+            *super().get_urls(),
+        ]
+
+    def transfer_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not request.user.is_superuser:
+            return HttpResponse(status=403)
+        league = get_object_or_404(League, pk=pk)
+        form = TransferForm(request.POST or None, league=league)
+        status = 200
+        if request.method == "POST":
+            if form.is_valid():
+                successor = league_services.ownership_assign(
+                    league=league, membership_id=form.cleaned_data["membership"]
+                )
+                self.message_user(
+                    request,
+                    _("%(user)s owns %(league)s now.")
+                    % {"user": successor.user.get_username(), "league": league.name},
+                    messages.SUCCESS,
+                )
+                return redirect("admin:scoring_league_changelist")
+            status = 422
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Transfer %(league)s") % {"league": league.name},
+            "league": league,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return render(request, "admin/scoring/league_transfer.html", context, status=status)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Accounts: changed (deactivated, say) but not deleted here: deleting an account goes
+    through ``privacy.account_delete``, which refuses while it alone owns a league."""
+
+    actions = ["deactivate", "reactivate"]
+    list_display = ["username", "email", "is_active", "is_staff", "last_login", "date_joined"]
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.action(description=gettext_lazy("Deactivate the chosen accounts (no more logins)"))
+    def deactivate(self, request: HttpRequest, queryset) -> None:
+        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        self.message_user(request, _("Accounts deactivated: %(count)d.") % {"count": count})
+
+    @admin.action(description=gettext_lazy("Reactivate the chosen accounts"))
+    def reactivate(self, request: HttpRequest, queryset) -> None:
+        count = queryset.update(is_active=True)
+        self.message_user(request, _("Accounts reactivated: %(count)d.") % {"count": count})

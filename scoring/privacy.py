@@ -1,0 +1,173 @@
+"""What the site holds about an account, and deleting an account (the privacy laws' rights of
+access and erasure).
+
+``personal_data`` is everything stored about the person, as one JSON-ready document: the
+account, memberships, the players linked to it, the leagues it owns, the series it started or
+scored in, its changes (deal events and league events) and the login records django-axes keeps
+for its username.
+
+``account_delete`` ends every membership and deletes the account; it is refused while the
+account is a league's only owner (ownership is handed over first). What the account did stays
+on the score sheets without it: players keep the name the table typed (``Player.user``,
+``Series.created_by``, ``Deal.recorded_by``, ``DealEvent.actor`` and ``LeagueEvent.actor`` are
+set to nothing), and the login records of its username are deleted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+
+from scoring.models import Deal, DealEvent, League, LeagueEvent, Membership, Player, Role, Series
+
+#: The version of the document ``personal_data`` writes.
+FORMAT = 1
+
+
+class AccountError(Exception):
+    """An account change that is refused; ``str(error)`` is shown."""
+
+
+def _when(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _series(rows) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": series.pk,
+            "league": series.league_id,
+            "mode": series.mode,
+            "created_at": _when(series.created_at),
+            "finished": series.finished,
+            "players": [seat.player.name for seat in series.seats.all()],
+        }
+        for series in rows
+    ]
+
+
+def personal_data(user: User) -> dict[str, Any]:
+    """Everything the site stores about ``user``, as plain JSON-ready data."""
+    memberships = Membership.objects.filter(user=user).select_related("league")
+    players = Player.objects.filter(user=user).select_related("league")
+    created = (
+        Series.objects.filter(created_by=user)
+        .select_related("league")
+        .prefetch_related("seats__player")
+    )
+    scored = (
+        Series.objects.filter(deals__recorded_by=user)
+        .annotate(recorded=Count("deals", filter=Q(deals__recorded_by=user)))
+        .order_by("pk")
+    )
+    deal_events = DealEvent.objects.filter(actor=user).order_by("created_at", "pk")
+    league_events = LeagueEvent.objects.filter(actor=user).order_by("created_at", "pk")
+    username = user.get_username()
+    return {
+        "format": FORMAT,
+        "account": {
+            "id": user.pk,
+            "username": username,
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": _when(user.date_joined),
+            "last_login": _when(user.last_login),
+            "is_active": user.is_active,
+        },
+        "memberships": [
+            {
+                "league": m.league_id,
+                "league_name": m.league.name,
+                "role": m.role,
+                "joined_at": _when(m.joined_at),
+            }
+            for m in memberships
+        ],
+        "players_linked": [
+            {"id": p.pk, "name": p.name, "league": p.league_id, "league_name": p.league.name}
+            for p in players
+            if p.league is not None
+        ],
+        "leagues_owned": [
+            {"id": m.league_id, "name": m.league.name} for m in memberships if m.role == Role.OWNER
+        ],
+        "series_created": _series(created),
+        "series_scored": [
+            {"id": s.pk, "league": s.league_id, "deals_recorded": s.recorded} for s in scored
+        ],
+        "deal_events": [
+            {
+                "series": e.series_id,
+                "deal": e.number,
+                "action": e.action,
+                "before": e.before,
+                "after": e.after,
+                "at": _when(e.created_at),
+            }
+            for e in deal_events
+        ],
+        "league_events": [
+            {"league": e.league_id, "action": e.action, "data": e.data, "at": _when(e.created_at)}
+            for e in league_events
+        ],
+        "logins": [
+            {
+                "at": _when(log.attempt_time),
+                "logout_at": _when(log.logout_time),
+                "ip_address": log.ip_address,
+                "user_agent": log.user_agent,
+            }
+            for log in AccessLog.objects.filter(username=username).order_by("attempt_time")
+        ],
+        "failed_logins": [
+            {"at": _when(log.attempt_time), "ip_address": log.ip_address}
+            for log in AccessFailureLog.objects.filter(username=username).order_by("attempt_time")
+        ],
+    }
+
+
+def owned_alone(user: User) -> list[League]:
+    """The leagues ``user`` is the only owner of: the account cannot go before they are handed
+    over (or deleted)."""
+    owned = League.objects.filter(memberships__user=user, memberships__role=Role.OWNER)
+    return list(
+        owned.annotate(
+            owners=Count("memberships", filter=Q(memberships__role=Role.OWNER), distinct=True)
+        )
+        .filter(owners=1)
+        .order_by("name", "pk")
+    )
+
+
+@transaction.atomic
+def account_delete(user: User) -> None:
+    """End the account's memberships and delete it; refused while it is a league's only owner.
+
+    The password is checked by the form: this function trusts its caller.
+    """
+    alone = owned_alone(user)
+    if alone:
+        raise AccountError(
+            _(
+                "You are the only owner of %(leagues)s. Transfer ownership to another member "
+                "(under Members) or delete the league first."
+            )
+            % {"leagues": ", ".join(league.name for league in alone)}
+        )
+    username = user.get_username()
+    Player.objects.filter(user=user).update(user=None)
+    Membership.objects.filter(user=user).delete()
+    # Deals and events keep what was done, not by whom.
+    Series.objects.filter(created_by=user).update(created_by=None)
+    Deal.objects.filter(recorded_by=user).update(recorded_by=None)
+    DealEvent.objects.filter(actor=user).update(actor=None)
+    LeagueEvent.objects.filter(actor=user).update(actor=None)
+    for model in (AccessAttempt, AccessFailureLog, AccessLog):
+        model.objects.filter(username=username).delete()
+    user.delete()

@@ -1,0 +1,69 @@
+"""Archiving and deleting a league."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.leagues import services
+from scoring.leagues.services import LeagueError
+from scoring.models import Deal, League, Player, Seat, Series
+from tests.helpers import finished, html, league_snapshot, logged_in
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_archived_league_leaves_the_lists_but_not_its_own_section(league, owner, scorer):
+    services.league_archive(league=league, user=owner)
+    page = html(logged_in(scorer).get("/leagues/"))
+    assert "1 archived league" in page
+    assert page.index("Kitchen table") > page.index("1 archived league")
+    new_game = html(logged_in(scorer).get("/new/"))
+    assert "Kitchen table" not in new_game
+    assert "archived" in html(logged_in(scorer).get(f"/leagues/{league.pk}/"))
+
+
+def test_archiving_twice_is_refused(league, owner):
+    services.league_archive(league=league, user=owner)
+    with pytest.raises(LeagueError):
+        services.league_archive(league=league, user=owner)
+    response = logged_in(owner).post(f"/leagues/{league.pk}/archive/")
+    assert response.status_code == 422 and "archived already" in html(response)
+
+
+def test_deleting_keeps_the_series_as_quick_games(league, owner):
+    played = finished(league, names=("Anna", "Boris"), mode="duel")
+    deals = Deal.objects.filter(series=played).count()
+    kept = services.league_delete(
+        league=league, user=owner, confirm_name=" Kitchen  table ", series="keep"
+    )
+    assert kept == 1
+    assert not League.objects.filter(pk=league.pk).exists()
+    played.refresh_from_db()
+    assert played.league_id is None and played.finished
+    assert Deal.objects.filter(series=played).count() == deals
+    names = sorted(Seat.objects.filter(series=played).values_list("player__name", flat=True))
+    assert names == ["Anna", "Boris"]
+    assert not Player.objects.filter(league__isnull=False).exists()
+
+
+def test_deleting_with_its_series(league, owner):
+    played = finished(league, names=("Anna", "Boris"), mode="duel")
+    response = logged_in(owner).post(
+        f"/leagues/{league.pk}/delete/", {"name": "Kitchen table", "series": "delete"}
+    )
+    assert response.status_code == 302
+    assert not Series.objects.filter(pk=played.pk).exists()
+    assert not Player.objects.exists()
+
+
+def test_deleting_wants_the_name_typed(league, owner):
+    finished(league, names=("Anna", "Boris"), mode="duel")
+    client = logged_in(owner)
+    page = client.get(f"/leagues/{league.pk}/delete/")
+    assert page.status_code == 200 and "Type the league" in html(page)
+    before = league_snapshot(league)
+    wrong = client.post(f"/leagues/{league.pk}/delete/", {"name": "Kitchen", "series": "keep"})
+    assert wrong.status_code == 422 and "exactly" in html(wrong)
+    empty = client.post(f"/leagues/{league.pk}/delete/", {})
+    assert empty.status_code == 422
+    assert league_snapshot(league) == before

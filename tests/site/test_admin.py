@@ -1,0 +1,144 @@
+"""The operators' admin: every model's pages load, nothing there changes series or deals, and
+what it may do (deactivate accounts, clear lockouts, transfer a league) works."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from scoring.leagues import services as league_services
+from scoring.models import Deal, Membership, Player, Role
+from tests.helpers import db_snapshot, finished, html, logged_in
+
+pytestmark = pytest.mark.django_db
+
+READ_ONLY = ("series", "seat", "deal", "dealevent", "player", "membership", "league")
+
+
+@pytest.fixture
+def operator(db):
+    return get_user_model().objects.create_superuser("root", "root@example.org", "x" * 20)
+
+
+@pytest.fixture
+def world(league, owner):
+    """At least one row of every model the admin shows."""
+    finished(league, names=("Anna", "Boris"), mode="duel")
+    finished(league, names=("Anya", "Vera"), mode="duel")
+    players = {p.name: p for p in Player.objects.filter(league=league)}
+    league_services.players_merge(
+        league=league, source_id=players["Anya"].pk, target_id=players["Anna"].pk, user=owner
+    )
+    logged_in(owner).get(f"/leagues/{league.pk}/standings/")  # a standings snapshot
+    Group.objects.create(name="operators")
+    common = {"user_agent": "phone", "ip_address": "203.0.113.9", "http_accept": "*/*"}
+    AccessAttempt.objects.create(username="vika", failures_since_start=5, **common)
+    AccessLog.objects.create(username="vika", **common)
+    AccessFailureLog.objects.create(username="vika", **common)
+    return league
+
+
+def test_the_admin_is_at_the_configured_path(operator):
+    assert settings.ADMIN_URL == "admin/"  # the development default
+    assert reverse("admin:index") == "/admin/"
+    assert logged_in(operator).get("/admin/").status_code == 200
+    assert logged_in(None).get("/admin/").status_code == 302  # to the admin's login
+
+
+def test_every_model_has_a_changelist_and_a_change_page_that_load(world, operator):
+    client = logged_in(operator)
+    checked = []
+    for model in admin.site._registry:
+        opts = model._meta
+        changelist = reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+        response = client.get(changelist)
+        assert response.status_code == 200, changelist
+        instance = model._default_manager.order_by("pk").first()
+        assert instance is not None, f"no {opts.label} to show: the fixture makes one of each"
+        change = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[instance.pk])
+        response = client.get(change)
+        assert response.status_code == 200, change
+        checked.append(opts.label)
+    assert {"scoring.Deal", "scoring.Series", "auth.User", "axes.AccessAttempt"} <= set(checked)
+    assert len(checked) >= 13
+
+
+def test_no_admin_form_can_change_a_deal_or_a_series(world, operator):
+    client = logged_in(operator)
+    deal = Deal.objects.order_by("pk").first()
+    before = db_snapshot()
+    for name in READ_ONLY:
+        model_admin = next(a for m, a in admin.site._registry.items() if m._meta.model_name == name)
+        request = type("R", (), {"user": operator})()
+        assert not model_admin.has_add_permission(request)
+        assert not model_admin.has_change_permission(request)
+        assert not model_admin.has_delete_permission(request)
+    change = reverse("admin:scoring_deal_change", args=[deal.pk])
+    page = html(client.get(change))
+    assert 'name="points_0"' not in page  # shown, not editable
+    posted = client.post(change, {"points_0": "0", "points_1": "120", "number": deal.number})
+    assert posted.status_code == 403
+    assert client.post(reverse("admin:scoring_deal_delete", args=[deal.pk])).status_code == 403
+    assert client.post(reverse("admin:scoring_deal_add"), {"number": 99}).status_code == 403
+    bulk = client.post(
+        reverse("admin:scoring_series_changelist"),
+        {"action": "delete_selected", "_selected_action": [deal.series_id], "post": "yes"},
+    )
+    assert bulk.status_code in (200, 302)
+    assert db_snapshot() == before
+    deal.refresh_from_db()
+    assert Deal.objects.get(pk=deal.pk).points == deal.points
+
+
+def test_an_operator_transfers_a_league(world, operator, scorer):
+    client = logged_in(operator)
+    url = reverse("admin:scoring_league_transfer", args=[world.pk])
+    assert client.get(url).status_code == 200
+    membership = Membership.objects.get(league=world, user=scorer)
+    assert client.post(url, {"membership": "nobody"}).status_code == 422
+    assert client.post(url, {"membership": membership.pk}).status_code == 302
+    roles = dict(Membership.objects.filter(league=world).values_list("user__username", "role"))
+    assert roles == {"olga": Role.SCORER, "sergei": Role.OWNER, "vika": Role.VIEWER}
+
+
+def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator, viewer):
+    client = logged_in(operator)
+    response = client.post(
+        reverse("admin:auth_user_changelist"),
+        {"action": "deactivate", "_selected_action": [viewer.pk]},
+    )
+    assert response.status_code == 302
+    viewer.refresh_from_db()
+    assert not viewer.is_active
+    attempt = AccessAttempt.objects.get(username="vika")
+    client.post(
+        reverse("admin:axes_accessattempt_changelist"),
+        {"action": "delete_selected", "_selected_action": [attempt.pk], "post": "yes"},
+    )
+    assert not AccessAttempt.objects.filter(username="vika").exists()
+    # Accounts are not deleted here (privacy.account_delete keeps leagues owned).
+    assert client.post(reverse("admin:auth_user_delete", args=[viewer.pk])).status_code == 403
+
+
+def test_admin_pages_keep_the_strict_content_security_policy(world, operator):
+    client = logged_in(operator)
+    for url in (
+        "/admin/",
+        reverse("admin:scoring_series_changelist"),
+        reverse("admin:auth_user_change", args=[operator.pk]),
+        reverse("admin:scoring_league_transfer", args=[world.pk]),
+    ):
+        response = client.get(url)
+        policy = response["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+        page = html(response)
+        inline = [m for m in re.findall(r"<script([^>]*)>", page) if "src=" not in m]
+        assert inline == [], url
+        assert "<style" not in page and ' style="' not in page, url

@@ -1,0 +1,108 @@
+"""Every account: download what the site holds about me, and delete my account."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from axes.models import AccessLog
+from django.contrib.auth import get_user_model
+
+from scoring import privacy
+from scoring.leagues import services as league_services
+from scoring.models import DealEvent, LeagueEvent, Membership, Player, Series
+from scoring.table import services
+from tests.helpers import PASSWORD, finished, html, logged_in, record, start_series
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def history(league, owner, scorer):
+    """Sergei (the scorer) plays as "Serezha", started a series and recorded a deal."""
+    played = finished(league, names=("Serezha", "Boris"), mode="duel")
+    serezha = Player.objects.get(league=league, name="Serezha")
+    league_services.player_link_user(league=league, player_id=serezha.pk, user_id=scorer.pk)
+    league_services.player_rename(league=league, player_id=serezha.pk, name="Seryozha", user=scorer)
+    game = start_series(league=league, names=("Seryozha", "Vera"), mode="duel")
+    Series.objects.filter(pk=game.pk).update(created_by=scorer)
+    services.deal_record(series_id=game.pk, number=1, points=[70, 50], tricks=None, user=scorer)
+    AccessLog.objects.create(
+        username="sergei", ip_address="203.0.113.9", user_agent="phone", http_accept="*/*"
+    )
+    return {"played": played, "game": game, "player": serezha}
+
+
+def test_the_download_holds_everything_about_me(history, scorer, league):
+    response = logged_in(scorer).get("/accounts/data/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    data = json.loads(response.content)
+    assert data["account"]["username"] == "sergei"
+    assert data["memberships"] == [
+        {
+            "league": league.pk,
+            "league_name": "Kitchen table",
+            "role": "scorer",
+            "joined_at": data["memberships"][0]["joined_at"],
+        }
+    ]
+    assert [p["name"] for p in data["players_linked"]] == ["Seryozha"]
+    assert data["leagues_owned"] == []
+    assert [s["id"] for s in data["series_created"]] == [history["game"].pk]
+    assert data["series_created"][0]["players"] == ["Seryozha", "Vera"]
+    assert data["series_scored"] == [
+        {"id": history["game"].pk, "league": league.pk, "deals_recorded": 1}
+    ]
+    assert [e["action"] for e in data["deal_events"]] == ["recorded"]
+    assert data["league_events"][0]["action"] == "renamed"
+    assert data["logins"][0]["ip_address"] == "203.0.113.9"
+
+
+def test_the_download_of_another_account_holds_nothing_of_mine(history, viewer):
+    data = privacy.personal_data(viewer)
+    assert data["players_linked"] == data["series_created"] == data["deal_events"] == []
+    assert logged_in(None).get("/accounts/data/").status_code == 302
+
+
+def test_deleting_my_account_keeps_the_games_under_the_typed_names(history, scorer, league):
+    client = logged_in(scorer)
+    page = client.get("/accounts/delete/")
+    assert page.status_code == 200 and "Delete my account for good" in html(page)
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 302
+    assert not get_user_model().objects.filter(username="sergei").exists()
+    assert not Membership.objects.filter(league=league, user_id=scorer.pk).exists()
+    player = Player.objects.get(pk=history["player"].pk)
+    assert (player.name, player.user_id) == ("Seryozha", None)
+    game = Series.objects.get(pk=history["game"].pk)
+    assert game.created_by_id is None
+    assert not DealEvent.objects.filter(actor_id=scorer.pk).exists()
+    assert LeagueEvent.objects.get(action="renamed").actor_id is None
+    assert not AccessLog.objects.filter(username="sergei").exists()
+    sheet = html(logged_in(league_owner(league)).get(f"/series/{game.pk}/sheet/"))
+    assert "Seryozha" in sheet and "sergei" not in sheet
+    record(game, [70, 50])  # the game goes on
+
+
+def league_owner(league):
+    return Membership.objects.get(league=league, role="owner").user
+
+
+def test_a_wrong_password_deletes_nothing(history, scorer):
+    response = logged_in(scorer).post("/accounts/delete/", {"password": "wrong"})
+    assert response.status_code == 422 and "not your password" in html(response)
+    assert get_user_model().objects.filter(username="sergei").exists()
+
+
+def test_the_only_owner_must_hand_the_league_over_first(league, owner, scorer):
+    client = logged_in(owner)
+    page = client.get("/accounts/delete/")
+    assert "only owner" in html(page) and "Kitchen table" in html(page)
+    response = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert response.status_code == 422 and "Transfer ownership" in html(response)
+    assert get_user_model().objects.filter(pk=owner.pk).exists()
+    membership = Membership.objects.get(league=league, user=scorer)
+    league_services.ownership_transfer(league=league, user=owner, membership_id=membership.pk)
+    assert client.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
+    assert not get_user_model().objects.filter(pk=owner.pk).exists()
