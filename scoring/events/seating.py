@@ -42,8 +42,8 @@ WHIST_BASES: dict[int, tuple[Table, ...]] = {
 PARTNER_WEIGHT = 10_000
 #: Partners opposite, opponents beside: the pairs a table of four makes.
 _PARTNERS = ((0, 2), (1, 3))
-_OPPONENTS = ((0, 1), (0, 3), (2, 1), (2, 3))
-_TRIO = ((0, 1), (0, 2), (1, 2))
+_OPPONENTS: tuple[tuple[int, int], ...] = ((0, 1), (0, 3), (2, 1), (2, 3))
+_TRIO: tuple[tuple[int, int], ...] = ((0, 1), (0, 2), (1, 2))
 
 
 @dataclass(frozen=True)
