@@ -39,6 +39,15 @@ def plan_rounds(plan: Sequence[dict]) -> list[seating.Round]:
     ]
 
 
+def _with_new(players: Sequence[Player], names: Sequence[str], league: League) -> list[Player]:
+    """The ticked players and those named (found in the league or created), each once."""
+    found = table_services.players_resolve(names=names, league=league) if names else []
+    unique: dict[int, Player] = {}
+    for player in [*players, *found]:
+        unique.setdefault(player.pk, player)
+    return list(unique.values())
+
+
 def _check_players(players: Sequence[Player], *, three_player_tables: bool) -> None:
     least = 3 if three_player_tables else 4
     if len(players) < least:
@@ -60,6 +69,7 @@ def event_create(
     league: League,
     name: str,
     players: Sequence[Player],
+    names: Sequence[str] = (),
     rounds: int,
     length: str,
     length_value: int | None,
@@ -70,6 +80,7 @@ def event_create(
     user=None,
 ) -> Event:
     """A club night with its whole schedule, and its first round's tables started."""
+    players = _with_new(players, names, league)
     _check_players(players, three_player_tables=three_player_tables)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise EventError(_("Pick between 1 and %(count)s rounds.") % {"count": MAX_ROUNDS})
@@ -157,9 +168,10 @@ def round_finish(*, event: Event) -> EventRound:
 
 
 @transaction.atomic
-def players_change(*, event: Event, players: Sequence[Player]) -> Event:
+def players_change(*, event: Event, players: Sequence[Player], names: Sequence[str] = ()) -> Event:
     """Late arrivals and early leavers: re-seat the rounds not started, keep the others."""
     event = _locked(event)
+    players = _with_new(players, names, event.league)
     _check_players(players, three_player_tables=event.three_player_tables)
     started = event.played_rounds.count()
     kept = plan_rounds(event.plan[:started])
