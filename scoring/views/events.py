@@ -143,7 +143,7 @@ def event_detail(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespon
     context = {
         "league": event.league,
         "event": event,
-        "current": current,
+        "in_play": current,
         "cards": _cards(request, [t for t in tables if current and t.round_id == current.pk]),
         "plan": _plan_rows(event, names, started),
         "figures": seating.figures(plan, event.present),
@@ -163,7 +163,7 @@ def event_cards(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespons
     context = {
         "league": event.league,
         "event": event,
-        "current": current,
+        "in_play": current,
         "cards": _cards(request, [t for t in tables if current and t.round_id == current.pk]),
     }
     return render(request, "scoring/events/cards.html", context)

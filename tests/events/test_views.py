@@ -44,6 +44,7 @@ def test_an_organiser_creates_a_club_night_and_sees_a_qr_code_per_table(league, 
     assert page.count('class="qr-code"') == 2
     table = EventTable.objects.filter(round__event=event).first()
     assert f"/join/{table.series.score_token}/" in page
+    assert "Round 1 of 3" in page
     assert "Repeated partners: 0." in page
 
 
