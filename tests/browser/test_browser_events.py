@@ -140,4 +140,7 @@ def test_twenty_players_fit_the_big_screen_without_scrolling(screen):
     tv.goto(f"{event.get_absolute_url()}board/?present=1")
     expect(tv.page.locator(".leaderboard tbody tr")).to_have_count(20)
     overflow = tv.page.evaluate("() => document.documentElement.scrollHeight - window.innerHeight")
+    tv.page.screenshot(path="/tmp/club/board.png")
     assert overflow <= 0, f"the big screen scrolls by {overflow}px"
+    last = tv.page.locator(".leaderboard tbody tr").last.bounding_box()
+    assert last is not None and last["y"] + last["height"] <= TV["height"]
