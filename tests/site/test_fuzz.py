@@ -36,10 +36,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
+from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
-from tests.helpers import client_with_link, record, start_series
+from tests.helpers import client_with_link, make_event, record, start_series
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
@@ -383,6 +384,17 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "public_standings": STANDINGS_FILTERS,
     "public_history": ("page",),
     "series_move": (),
+    "event_list": (),
+    "event_new": (),
+    "event_detail": (),
+    "event_cards": (),
+    "event_round_next": (),
+    "event_round_finish": (),
+    "event_players": (),
+    "event_board": ("present",),
+    "event_share": (),
+    "event_share_revoke": (),
+    "event_public": ("present",),
     "account": (),
     "signup": ("next",),
     "login": ("next",),
@@ -461,8 +473,11 @@ def site(league, owner, outsider) -> Site:
     for name, user in logins.items():
         clients[name] = Client()
         clients[name].force_login(user)
+    event = event_services.share_renew(event=make_event(league, 4, rounds=1))
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     arguments = {
+        "event": [event.pk],
+        "event share": [event.share_token],
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
         "player": players,
@@ -490,12 +505,15 @@ def argument_kind(route: str, parameter: str) -> str:
         for prefix, kind in (
             ("join/", "series token"),
             ("invite/", "invite"),
+            ("public/events/", "event share"),
             ("public/", "share"),
         ):
             if route.startswith(prefix):
                 return kind
         return "reset token"
-    return {"membership_pk": "membership", "player_pk": "player"}.get(parameter, parameter)
+    return {"membership_pk": "membership", "player_pk": "player", "event_pk": "event"}.get(
+        parameter, parameter
+    )
 
 
 def real_paths(site: Site, endpoint: Endpoint) -> st.SearchStrategy[str]:
