@@ -9,6 +9,7 @@ the table series' score link, which lets it score that series and nothing else.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -140,7 +141,11 @@ def event_detail(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespon
     names = _names(event)
     started = current.number if current else 0
     plan = services.plan_rounds(event.plan)
+    ends_at = None
+    if current and current.finished_at is None and event.length == Event.Length.MINUTES:
+        ends_at = current.started_at + timedelta(minutes=event.length_value or 0)
     context = {
+        "ends_at": ends_at,
         "league": event.league,
         "event": event,
         "in_play": current,

@@ -90,6 +90,7 @@ def test_finishing_a_timed_round_says_so_on_the_leaderboard(league, owner):
     first = EventTable.objects.filter(round__event=event).order_by("number").first()
     record(first.series, [30, 90])
     client = logged_in(owner)
+    assert "Each table plays 4 deals" in html(client.get(event.get_absolute_url()))
     assert client.post(f"{event.get_absolute_url()}rounds/finish/").status_code == 302
     board = html(client.get(f"{event.get_absolute_url()}board/"))
     assert "unfinished series scored by standing defeat points" in board
@@ -150,3 +151,9 @@ def test_the_leaderboard_costs_the_same_with_many_events(league, owner):
         other = make_event(league, 8, name=f"Other {n}")
         play_out(EventTable.objects.filter(round__event=other).first().series, eggs=1)
     assert query_count(client, url) == one
+
+
+def test_a_timed_round_says_when_it_ends(league, owner):
+    event = make_event(league, 8, length="minutes", length_value=25)
+    page = html(logged_in(owner).get(event.get_absolute_url()))
+    assert "The round ends at" in page
