@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import EventTable, League, Membership, Player, Role
-from tests.browser.browsing import Tab
+from tests.browser.browsing import Tab, axe_violations
 from tests.browser.conftest import TIMEOUT_MS
 from tests.helpers import make_event, make_user
 
@@ -145,3 +145,16 @@ def test_twenty_players_fit_the_big_screen_without_scrolling(screen):
     assert overflow <= 0, f"the big screen scrolls by {overflow}px"
     last = tv.page.locator(".leaderboard tbody tr").last.bounding_box()
     assert last is not None and last["y"] + last["height"] <= TV["height"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_club_night_pages_pass_axe(screen, viewport):
+    league, owner = _club(0)
+    event = make_event(league, 9, rounds=3)
+    tab = screen(viewport)
+    tab.login(owner)
+    for path in ("", "board/", "board/?present=1", "cards/", "players/"):
+        tab.goto(f"{event.get_absolute_url()}{path}")
+        assert axe_violations(tab.page) == [], path
+    tab.goto(f"/leagues/{league.pk}/events/new/")
+    assert axe_violations(tab.page) == []
