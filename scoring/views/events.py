@@ -141,6 +141,7 @@ def event_detail(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespon
     names = _names(event)
     started = current.number if current else 0
     plan = services.plan_rounds(event.plan)
+    figures = seating.figures(plan, event.present)
     ends_at = None
     if current and current.finished_at is None and event.length == Event.Length.MINUTES:
         ends_at = current.started_at + timedelta(minutes=event.length_value or 0)
@@ -151,7 +152,10 @@ def event_detail(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespon
         "in_play": current,
         "cards": _cards(request, [t for t in tables if current and t.round_id == current.pk]),
         "plan": _plan_rows(event, names, started),
-        "figures": seating.figures(plan, event.present),
+        "figures": figures,
+        "sit_outs": sorted(
+            ((names.get(p, "?"), n) for p, n in figures.sit_outs.items() if n), key=lambda x: x[0]
+        ),
         "can_organise": role in ORGANISERS,
         "is_last": started >= event.rounds,
     }

@@ -80,3 +80,17 @@ def test_thirteen_players_at_tables_of_three_get_three_player_series(league):
     event = make_event(league, 13, three_player_tables=True)
     modes = sorted(t.series.mode for t in EventTable.objects.filter(round__event=event))
     assert modes == ["teams", "three", "three", "three"]
+
+
+def test_a_late_arrival_is_seated_in_the_rounds_not_started(league):
+    event = make_event(league, 8, rounds=3)
+    first_round = event.plan[0]
+    late = Player.objects.create(name="Late Lara", league=league)
+    players = [*Player.objects.filter(pk__in=event.present), late]
+    event = services.players_change(event=event, players=players, names=["New Nikita"])
+    assert event.plan[0] == first_round
+    nikita = Player.objects.get(league=league, name="New Nikita")
+    for later in event.plan[1:]:
+        seated = [p for t in later["tables"] for p in t]
+        assert late.pk in seated + later["out"] and nikita.pk in seated + later["out"]
+        assert len(seated) == 8 and len(later["out"]) == 2

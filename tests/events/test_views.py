@@ -157,3 +157,9 @@ def test_a_timed_round_says_when_it_ends(league, owner):
     event = make_event(league, 8, length="minutes", length_value=25)
     page = html(logged_in(owner).get(event.get_absolute_url()))
     assert "The round ends at" in page
+
+
+def test_the_organisers_screen_counts_sit_outs(league, owner):
+    event = make_event(league, 9)
+    page = html(logged_in(owner).get(event.get_absolute_url()))
+    assert "Sit-outs per player: " in page
