@@ -25,10 +25,11 @@ Table = tuple[int, ...]
 #: A whist-tournament design's point at infinity in the base tables below.
 INF = -1
 
-#: Initial rounds of Z-cyclic whist tournaments Wh(v), found by a search and checked by
-#: tests/events/test_seating.py. For v = 4k the points are Z_(v-1) and INF (INF stays put as the
-#: rounds develop: round i adds i to every other point); for v = 4k + 1 the points are Z_v and
-#: the point i sits out round i. Partners sit opposite (positions 1 & 3, 2 & 4).
+#: Initial rounds of Z-cyclic whist tournaments Wh(v), found by a search (up to 16) or by the
+#: patterned-starter construction (below), and checked by tests/events/test_seating.py. For
+#: v = 4k the points are Z_(v-1) and INF (INF stays put as the rounds develop: round i adds i
+#: to every other point); for v = 4k + 1 the points are Z_v and the point i sits out round i.
+#: Partners sit opposite (positions 1 & 3, 2 & 4).
 WHIST_BASES: dict[int, tuple[Table, ...]] = {
     4: ((INF, 0, 2, 1),),
     5: ((1, 3, 4, 2),),
@@ -36,6 +37,70 @@ WHIST_BASES: dict[int, tuple[Table, ...]] = {
     12: ((3, INF, 10, 0), (7, 5, 1, 2), (6, 9, 4, 8)),
     13: ((3, 12, 5, 8), (2, 11, 9, 10), (1, 4, 6, 7)),
     16: ((7, 14, 1, INF), (2, 10, 13, 12), (9, 3, 8, 6), (5, 4, 0, 11)),
+    # The patterned starter: partners i and -i (and INF with 0); each table's two partnerships
+    # {i, -i}, {j, -j} oppose at the differences i - j and i + j, all distinct over the tables.
+    17: ((1, 4, 16, 13), (2, 8, 15, 9), (3, 5, 14, 12), (6, 7, 11, 10)),
+    25: (
+        (1, 2, 24, 23),
+        (3, 9, 22, 16),
+        (4, 12, 21, 13),
+        (5, 10, 20, 15),
+        (6, 8, 19, 17),
+        (7, 11, 18, 14),
+    ),
+    28: (
+        (INF, 3, 0, 24),
+        (1, 6, 26, 21),
+        (2, 12, 25, 15),
+        (4, 8, 23, 19),
+        (5, 13, 22, 14),
+        (7, 9, 20, 18),
+        (10, 11, 17, 16),
+    ),
+    29: (
+        (1, 2, 28, 27),
+        (3, 13, 26, 16),
+        (4, 8, 25, 21),
+        (5, 10, 24, 19),
+        (6, 12, 23, 17),
+        (7, 14, 22, 15),
+        (9, 11, 20, 18),
+    ),
+    37: (
+        (1, 2, 36, 35),
+        (3, 7, 34, 30),
+        (4, 15, 33, 22),
+        (5, 18, 32, 19),
+        (6, 14, 31, 23),
+        (8, 13, 29, 24),
+        (9, 16, 28, 21),
+        (10, 12, 27, 25),
+        (11, 17, 26, 20),
+    ),
+    40: (
+        (INF, 13, 0, 26),
+        (1, 2, 38, 37),
+        (3, 5, 36, 34),
+        (4, 18, 35, 21),
+        (6, 17, 33, 22),
+        (7, 14, 32, 25),
+        (8, 12, 31, 27),
+        (9, 15, 30, 24),
+        (10, 19, 29, 20),
+        (11, 16, 28, 23),
+    ),
+    41: (
+        (1, 2, 40, 39),
+        (3, 8, 38, 33),
+        (4, 14, 37, 27),
+        (5, 20, 36, 21),
+        (6, 18, 35, 23),
+        (7, 15, 34, 26),
+        (9, 11, 32, 30),
+        (10, 17, 31, 24),
+        (12, 16, 29, 25),
+        (13, 19, 28, 22),
+    ),
 }
 
 #: The annealing's weights: a repeated partnership outweighs any spread of opponents.

@@ -31,7 +31,9 @@ def test_each_stored_design_is_a_whist_tournament(count):
     assert set(fair.sit_outs.values()) == ({1} if count % 4 else {0})
 
 
-@pytest.mark.parametrize(("count", "rounds"), [(8, 7), (12, 11), (13, 13), (16, 15)])
+@pytest.mark.parametrize(
+    ("count", "rounds"), [(8, 7), (12, 11), (13, 13), (16, 15), (17, 17), (28, 27), (40, 39)]
+)
 def test_a_whole_design_evening_reaches_the_optimum(count, rounds):
     fair = figures(schedule(range(1, count + 1), rounds, seed=3))
     assert fair.repeated_partners == 0
