@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring import rules
 from scoring.access import league_for
 from scoring.events import leaderboard, seating, services
 from scoring.events.forms import EventForm, PresentForm
@@ -126,7 +127,11 @@ def event_new(request: LoggedInRequest, pk: int) -> HttpResponse:
                 return redirect(event)
         status = UNPROCESSABLE
     else:
-        form = EventForm(league=league, initial={"preset": "classic"})
+        try:
+            ruleset = rules.Ruleset.from_dict(league.rules)
+        except rules.InvalidRuleset:
+            ruleset = rules.PRESETS["classic"]
+        form = EventForm(league=league, initial=EventForm.rules_initial(ruleset))
     context = {"league": league, "form": form}
     return render(request, "scoring/events/new.html", context, status=status)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from scoring.models import Event, EventTable, Player
 from tests.helpers import (
     html,
@@ -163,3 +165,12 @@ def test_the_organisers_screen_counts_sit_outs(league, owner):
     event = make_event(league, 9)
     page = html(logged_in(owner).get(event.get_absolute_url()))
     assert "Sit-outs per player: " in page
+
+
+def test_a_new_club_night_starts_from_the_leagues_house_rules(league, owner):
+    from scoring import rules
+
+    league.rules = rules.PRESETS["eggs-double"].to_dict()
+    league.save()
+    page = html(logged_in(owner).get(f"/leagues/{league.pk}/events/new/"))
+    assert re.search(r'value="eggs-double"[^>]*checked', page)
