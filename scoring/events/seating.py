@@ -25,7 +25,7 @@ Table = tuple[int, ...]
 #: A whist-tournament design's point at infinity in the base tables below.
 INF = -1
 
-#: Initial rounds of Z-cyclic whist tournaments Wh(v), found by a search (up to 16) or by the
+#: Initial rounds of Z-cyclic whist tournaments Wh(v), found by a search (up to 24) or by the
 #: patterned-starter construction (below), and checked by tests/events/test_seating.py. For
 #: v = 4k the points are Z_(v-1) and INF (INF stays put as the rounds develop: round i adds i
 #: to every other point); for v = 4k + 1 the points are Z_v and the point i sits out round i.
@@ -37,6 +37,15 @@ WHIST_BASES: dict[int, tuple[Table, ...]] = {
     12: ((3, INF, 10, 0), (7, 5, 1, 2), (6, 9, 4, 8)),
     13: ((3, 12, 5, 8), (2, 11, 9, 10), (1, 4, 6, 7)),
     16: ((7, 14, 1, INF), (2, 10, 13, 12), (9, 3, 8, 6), (5, 4, 0, 11)),
+    20: ((INF, 8, 3, 6), (5, 15, 10, 16), (2, 1, 14, 17), (12, 0, 4, 13), (18, 11, 9, 7)),
+    24: (
+        (INF, 6, 0, 20),
+        (2, 3, 8, 7),
+        (9, 19, 4, 16),
+        (12, 22, 5, 14),
+        (10, 17, 21, 18),
+        (11, 15, 1, 13),
+    ),
     # The patterned starter: partners i and -i (and INF with 0); each table's two partnerships
     # {i, -i}, {j, -j} oppose at the differences i - j and i + j, all distinct over the tables.
     17: ((1, 4, 16, 13), (2, 8, 15, 9), (3, 5, 14, 12), (6, 7, 11, 10)),

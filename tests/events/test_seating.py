@@ -32,7 +32,8 @@ def test_each_stored_design_is_a_whist_tournament(count):
 
 
 @pytest.mark.parametrize(
-    ("count", "rounds"), [(8, 7), (12, 11), (13, 13), (16, 15), (17, 17), (28, 27), (40, 39)]
+    ("count", "rounds"),
+    [(8, 7), (12, 11), (13, 13), (16, 15), (17, 17), (20, 19), (24, 23), (28, 27), (40, 39)],
 )
 def test_a_whole_design_evening_reaches_the_optimum(count, rounds):
     fair = figures(schedule(range(1, count + 1), rounds, seed=3))
