@@ -87,6 +87,8 @@ bench: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/rules_engine.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/history_pages.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/league_pages.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/seating.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/event_board.py
 
 # This site against a bare Django project under the same gunicorn (Debian's wrk); figures only.
 loadtest: install wrk

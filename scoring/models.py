@@ -380,7 +380,7 @@ class LeagueEvent(models.Model):
         ARCHIVED = "archived", _("league archived")
         UNARCHIVED = "unarchived", _("league restored from the archive")
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=12, choices=Action.choices)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -395,3 +395,101 @@ class LeagueEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} in league {self.league_id}"
+
+
+# --- A club night --------------------------------------------------------------------------------
+
+
+class Event(models.Model):
+    """A club night in a league: present players, rounds seated by a schedule, one leaderboard.
+
+    ``plan`` holds every round's seating (played and to come) as player ids, in
+    ``events.seating``'s shape; the rounds started are ``EventRound`` rows, each table a series.
+    """
+
+    class Length(models.TextChoices):
+        GOAT = "goat", _("To the goat")
+        DEALS = "deals", _("A number of deals")
+        MINUTES = "minutes", _("A number of minutes (the deal in progress is finished)")
+
+    class TieBreak(models.TextChoices):
+        DIFFERENCE = "difference", _("Defeat points for minus against")
+        AGAINST = "against", _("Fewest defeat points against")
+        FOR = "for", _("Most defeat points for")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(_("name"), max_length=MAX_LEAGUE_NAME)
+    rules = models.JSONField(_("house rules"), default=classic_rules)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    length = models.CharField(_("round length"), max_length=8, choices=Length.choices)
+    length_value = models.PositiveSmallIntegerField(null=True, blank=True)
+    three_player_tables = models.BooleanField(default=False)
+    tie_break = models.CharField(
+        _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.DIFFERENCE
+    )
+    seed = models.PositiveIntegerField(default=0)
+    present = models.JSONField(default=list)  # player ids
+    plan = models.JSONField(default=list)
+    share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Grows with every change an organiser makes; the leaderboard's "anything new?".
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(length__in=["goat", "deals", "minutes"]), name="event_length_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_detail", args=[self.league_id, self.pk])
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.rules)
+
+
+class EventRound(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="played_rounds")
+    number = models.PositiveSmallIntegerField()
+    out = models.JSONField(default=list)  # player ids sitting out
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class EventTable(models.Model):
+    """One table of a round: a normal league series, and how an unfinished one was scored."""
+
+    round = models.ForeignKey(EventRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    series = models.OneToOneField(Series, on_delete=models.PROTECT, related_name="event_table")
+    # Set when the round was finished before the series: the side the rule made the winner
+    # (None: level), by the standing defeat points.
+    adjudicated = models.BooleanField(default=False)
+    adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="event_table_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"

@@ -23,6 +23,9 @@ from scoring.access import SESSION_CREATED
 from scoring.models import (
     Deal,
     DealEvent,
+    Event,
+    EventRound,
+    EventTable,
     League,
     LeagueEvent,
     Membership,
@@ -236,7 +239,32 @@ def league_snapshot(league: League) -> tuple:
         list(Series.objects.order_by("pk").values()),
         list(Deal.objects.order_by("pk").values()),
         League.objects.count(),
+        list(Event.objects.order_by("pk").values()),
+        list(EventRound.objects.order_by("pk").values()),
+        list(EventTable.objects.order_by("pk").values()),
     )
+
+
+def make_event(league: League, count: int = 8, *, rounds: int = 3, **options) -> Event:
+    """A club night in ``league`` for ``count`` new players, its first round started."""
+    from scoring.events import services as event_services
+
+    players = [
+        Player.objects.get_or_create(name=f"Player {n:02}", league=league)[0]
+        for n in range(1, count + 1)
+    ]
+    settings = {
+        "name": "Friday night",
+        "rounds": rounds,
+        "length": "goat",
+        "length_value": None,
+        "ruleset": rules.PRESETS["classic"],
+        "three_player_tables": False,
+        "tie_break": "difference",
+        "seed": 1,
+    }
+    settings.update(options)
+    return event_services.event_create(league=league, players=players, **settings)
 
 
 # --- Other processes -----------------------------------------------------------------------------

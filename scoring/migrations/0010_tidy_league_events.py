@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
                 ('undone_at', models.DateTimeField(blank=True, null=True)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='scoring.league')),
+                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='scoring.league')),
             ],
             options={
                 'ordering': ['-created_at', '-pk'],

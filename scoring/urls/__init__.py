@@ -6,6 +6,7 @@ urlpatterns = [
     path("", include("scoring.urls.table")),
     path("", include("scoring.urls.history")),
     path("", include("scoring.urls.leagues")),
+    path("", include("scoring.urls.events")),
     path("accounts/", include("scoring.urls.accounts")),
     path("", include("scoring.urls.operations")),
     path("", include("scoring.urls.app")),

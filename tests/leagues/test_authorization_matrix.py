@@ -439,3 +439,143 @@ def test_only_the_creator_manages_a_quick_game(ctx, action, who):
     else:
         assert response.status_code == int(want)
     assert league_snapshot(ctx["league"]) == before
+
+
+# Club nights: organisers (owner, scorer) change them, members look, tables score by link ------
+
+
+def event_url(rest, key="event"):
+    return lambda ctx: f"/leagues/{ctx['league'].pk}/events/{ctx[key].pk}/{rest}"
+
+
+EVENT_ACTIONS = [
+    Action(
+        "new club night",
+        lambda ctx: f"/leagues/{ctx['league'].pk}/events/new/",
+        lambda ctx: {
+            "name": "Friday",
+            "players": list(ctx["event"].present),
+            "rounds": "2",
+            "length": "goat",
+            "tie_break": "difference",
+            "preset": "classic",
+        },
+        frozenset(SCORE),
+        LOGIN,
+    ),
+    Action("finish a round", event_url("rounds/finish/"), no_data, frozenset(SCORE), LOGIN),
+    Action(
+        "start the next round",
+        event_url("rounds/next/", key="event_done"),
+        no_data,
+        frozenset(SCORE),
+        LOGIN,
+    ),
+    Action(
+        "re-seat the rounds to come",
+        event_url("players/"),
+        lambda ctx: {"players": ctx["event"].present[:-1]},
+        frozenset(SCORE),
+        LOGIN,
+    ),
+    Action("share the leaderboard", event_url("share/"), no_data, frozenset(SCORE), LOGIN),
+    Action(
+        "stop sharing the leaderboard",
+        event_url("share/revoke/", key="event_done"),
+        no_data,
+        frozenset(SCORE),
+        LOGIN,
+    ),
+]
+EVENT_PAGES = {
+    # page: who may see it (members by role); outsiders get 404, anonymous visitors log in.
+    "event_list": ("", {"owner", "scorer", "viewer"}),
+    "event_detail": ("{event}/", {"owner", "scorer", "viewer"}),
+    "event_board": ("{event}/board/", {"owner", "scorer", "viewer"}),
+    "event_cards": ("{event}/cards/", {"owner", "scorer"}),
+    "event_players": ("{event}/players/", {"owner", "scorer"}),
+    "event_new": ("new/", {"owner", "scorer"}),
+}
+
+
+@pytest.fixture
+def event_ctx(ctx):
+    from scoring.events import services as event_services
+    from tests.helpers import make_event
+
+    event = make_event(ctx["league"], 8, rounds=3)
+    done = make_event(ctx["league"], 8, rounds=3, name="Done")
+    event_services.round_finish(event=done)
+    event_services.share_renew(event=done)
+    return {**ctx, "event": event, "event_done": done}
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize("action", EVENT_ACTIONS, ids=[action.name for action in EVENT_ACTIONS])
+def test_every_club_night_change_answers_each_visitor_as_its_role_allows(event_ctx, action, who):
+    test_every_league_change_answers_each_visitor_as_its_role_allows(event_ctx, action, who)
+
+
+@pytest.mark.parametrize("who", WHO)
+@pytest.mark.parametrize("event_page", EVENT_PAGES)
+def test_club_night_pages_open_to_members_by_role(event_ctx, event_page, who):
+    rest, allowed = EVENT_PAGES[event_page]
+    url = f"/leagues/{event_ctx['league'].pk}/events/" + rest.format(event=event_ctx["event"].pk)
+    response = logged_in(event_ctx[who]).get(url)
+    if who in allowed:
+        assert response.status_code == 200
+    elif who == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == (403 if who in ("scorer", "viewer") else 404)
+
+
+def test_a_table_link_scores_its_own_table_and_nothing_else(event_ctx):
+    from scoring.models import EventTable
+
+    event = event_ctx["event"]
+    mine, other = EventTable.objects.filter(round__event=event).order_by("number")
+    phone = client_with_link(mine.series, mine.series.score_token)
+    assert phone.post(
+        f"/series/{mine.series.pk}/deals/", {"number": 1, "points_0": "70"}
+    ).status_code in (200, 302)
+    before = league_snapshot(event_ctx["league"])
+    assert (
+        phone.post(f"/series/{other.series.pk}/deals/", {"number": 1, "points_0": "70"}).status_code
+        == 404
+    )
+    for rest in ("", "board/", "cards/"):
+        response = phone.get(f"/leagues/{event_ctx['league'].pk}/events/{event.pk}/{rest}")
+        assert response.status_code == 302  # to log in
+    assert (
+        phone.post(
+            f"/leagues/{event_ctx['league'].pk}/events/{event.pk}/rounds/finish/"
+        ).status_code
+        == 302
+    )
+    assert league_snapshot(event_ctx["league"]) == before
+
+
+def test_the_public_leaderboard_opens_by_its_link_only(event_ctx):
+    done = event_ctx["event_done"]
+    assert logged_in(None).get(f"/public/events/{done.share_token}/").status_code == 200
+    assert logged_in(None).get("/public/events/not-a-token/").status_code == 404
+
+
+def test_the_matrix_covers_every_club_night_url():
+    from scoring.urls import events as event_urls
+
+    changes = {
+        "event_new",  # its POST; its GET is in EVENT_PAGES
+        "event_round_finish",
+        "event_round_next",
+        "event_players",  # its POST; its GET is in EVENT_PAGES
+        "event_share",
+        "event_share_revoke",
+    }
+    read_only = {"event_list", "event_detail", "event_board", "event_cards", "event_public"}
+    names = {pattern.name for pattern in event_urls.urlpatterns}
+    assert names == changes | read_only
+    assert len(EVENT_ACTIONS) == len(changes)
+    assert read_only - {"event_public"} <= set(EVENT_PAGES)

@@ -36,11 +36,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
+from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
 from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
-from tests.helpers import client_with_link, record, start_series
+from tests.helpers import client_with_link, make_event, record, start_series
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
@@ -394,6 +395,17 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "public_standings": STANDINGS_FILTERS,
     "public_history": ("page",),
     "series_move": (),
+    "event_list": (),
+    "event_new": (),
+    "event_detail": (),
+    "event_cards": (),
+    "event_round_next": (),
+    "event_round_finish": (),
+    "event_players": (),
+    "event_board": ("present",),
+    "event_share": (),
+    "event_share_revoke": (),
+    "event_public": ("present",),
     "account": (),
     "account_data": (),
     "account_delete": (),
@@ -481,9 +493,11 @@ def site(league, owner, outsider) -> Site:
     merge = league_services.players_merge(
         league=league, source_id=zed.pk, target_id=mine.seats.first().player_id, user=owner
     )
+    event = event_services.share_renew(event=make_event(league, 4, rounds=1))
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     arguments = {
-        "event": [merge.pk],
+        "event": [merge.pk, event.pk],
+        "event share": [event.share_token],
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
         "player": players,
@@ -511,6 +525,7 @@ def argument_kind(route: str, parameter: str) -> str:
         for prefix, kind in (
             ("join/", "series token"),
             ("invite/", "invite"),
+            ("public/events/", "event share"),
             ("public/", "share"),
         ):
             if route.startswith(prefix):

@@ -1,0 +1,87 @@
+"""The club night's forms: a new event, and who is present now."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoring.events.services import MAX_ROUNDS
+from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Event, League, Player
+from scoring.rulesets import HouseRulesForm
+
+
+class _PresentMixin(forms.Form):
+    """Ticked league players and new names, one a line."""
+
+    players = forms.ModelMultipleChoiceField(
+        label=_("Who is present"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    new_players = forms.CharField(
+        label=_("New players, one name a line"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        assert isinstance(field, forms.ModelMultipleChoiceField)
+        field.queryset = Player.objects.filter(league=league).order_by("name_key")
+
+    def clean_new_players(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["new_players"].splitlines()]
+        names = [name for name in names if name]
+        if any(len(name) > MAX_NAME for name in names):
+            raise forms.ValidationError(
+                gettext("A name is at most %(count)s characters.") % {"count": MAX_NAME}
+            )
+        return names
+
+
+class EventForm(_PresentMixin, HouseRulesForm):
+    field_order = ["name", "players", "new_players", "rounds", "length", "length_value"]
+
+    name = forms.CharField(label=_("Name of the evening"), max_length=MAX_LEAGUE_NAME)
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS, initial=4)
+    length = forms.ChoiceField(
+        label=_("A round lasts"),
+        choices=Event.Length.choices,
+        initial=Event.Length.GOAT,
+        widget=forms.RadioSelect,
+    )
+    length_value = forms.IntegerField(
+        label=_("Deals or minutes"), min_value=1, max_value=300, required=False
+    )
+    three_player_tables = forms.BooleanField(
+        label=_("Seat the players left over at tables of three (otherwise they sit out in turn)"),
+        required=False,
+    )
+    tie_break = forms.ChoiceField(
+        label=_("Tie-break after series won and goats"),
+        choices=Event.TieBreak.choices,
+        initial=Event.TieBreak.DIFFERENCE,
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(gettext("Give the evening a name."))
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("length") in (Event.Length.DEALS, Event.Length.MINUTES) and not data.get(
+            "length_value"
+        ):
+            self.add_error("length_value", gettext("Say how many deals or minutes."))
+        return data
+
+
+class PresentForm(_PresentMixin):
+    pass

@@ -1,0 +1,184 @@
+"""A club night's leaderboard: per player, round by round, and the evening's awards.
+
+Read from the stored derived fields of the night's series and seats (never restating a rule)
+in a fixed number of queries, whatever else the league holds; the longest egg chain replays
+only the series in which eggs fell.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from scoring.models import Deal, Event, EventTable, Player, Seat
+from scoring.table.replays import replay_rows
+
+
+@dataclass
+class Line:
+    player_id: int
+    name: str
+    played: int = 0
+    won: int = 0
+    goats: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    narrow_saves: int = 0
+    place: int = 0
+
+    @property
+    def difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+@dataclass
+class TableResult:
+    number: int
+    sides: list[tuple[list[str], int]]  # names of a side, its defeat points
+    series_id: int
+    finished: bool
+    adjudicated: bool
+    winner: int | None
+    deal_count: int
+
+
+@dataclass
+class RoundResult:
+    number: int
+    finished: bool
+    tables: list[TableResult] = field(default_factory=list)
+    out: list[str] = field(default_factory=list)
+    out_ids: list[int] = field(default_factory=list)
+
+    @property
+    def adjudicated(self) -> bool:
+        return any(t.adjudicated for t in self.tables)
+
+
+@dataclass
+class Award:
+    names: list[str]
+    value: int
+
+
+@dataclass
+class Board:
+    lines: list[Line]
+    rounds: list[RoundResult]
+    most_goats: Award | None
+    longest_eggs: Award | None
+    narrowest_saves: Award | None
+
+
+def _tie_value(line: Line, tie_break: str) -> int:
+    if tie_break == Event.TieBreak.AGAINST:
+        return -line.points_against
+    if tie_break == Event.TieBreak.FOR:
+        return line.points_for
+    return line.difference
+
+
+def _egg_chain(rows: list[Deal], table: EventTable) -> int:
+    longest = run = 0
+    for outcome in replay_rows(table.series, rows).deals:
+        run = run + 1 if outcome.eggs else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _award(values: dict[str, int]) -> Award | None:
+    best = max(values.values(), default=0)
+    if best <= 0:
+        return None
+    return Award(names=sorted(n for n, v in values.items() if v == best), value=best)
+
+
+def build(event: Event) -> Board:
+    """The leaderboard of ``event``: at most five queries, however many events the league holds."""
+    seats = Seat.objects.select_related("player").order_by("position")
+    tables = list(
+        EventTable.objects.filter(round__event=event)
+        .select_related("round", "series")
+        .prefetch_related(Prefetch("series__seats", queryset=seats))
+        .order_by("round__number", "number")
+    )
+    lines: dict[int, Line] = {}
+    rounds: dict[int, RoundResult] = {}
+    names: dict[int, str] = {}
+    with_eggs: list[EventTable] = []
+    for table in tables:
+        series = table.series
+        totals = list(series.totals)
+        winner = table.adjudicated_winner if table.adjudicated else series.winner_side
+        sides: dict[int, list[str]] = defaultdict(list)
+        laid_eggs = False
+        for seat in series.seats.all():
+            names[seat.player_id] = seat.player.name
+            sides[seat.side].append(seat.player.name)
+            line = lines.setdefault(seat.player_id, Line(seat.player_id, seat.player.name))
+            line.played += 1
+            own = totals[seat.side] if seat.side < len(totals) else 0
+            line.points_against += own
+            line.points_for += sum(totals) - own
+            line.narrow_saves += seat.narrow_saves
+            if (
+                winner is not None
+                and seat.side == winner
+                and (series.finished or table.adjudicated)
+            ):
+                line.won += 1
+            if series.finished and seat.is_goat:
+                line.goats += 1
+            laid_eggs = laid_eggs or seat.deals_eggs > 0
+        if laid_eggs:
+            with_eggs.append(table)
+        result = rounds.setdefault(
+            table.round.number,
+            RoundResult(number=table.round.number, finished=table.round.finished_at is not None),
+        )
+        result.out_ids = list(table.round.out)
+        result.tables.append(
+            TableResult(
+                number=table.number,
+                sides=[(sides[s], totals[s] if s < len(totals) else 0) for s in sorted(sides)],
+                series_id=series.pk,
+                finished=series.finished,
+                adjudicated=table.adjudicated,
+                winner=winner if (series.finished or table.adjudicated) else None,
+                deal_count=series.deal_count,
+            )
+        )
+    missing = {p for r in rounds.values() for p in r.out_ids if p not in names}
+    if missing:
+        names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
+    for result in rounds.values():
+        result.out = sorted(names.get(p, "") for p in result.out_ids)
+    chains: dict[str, int] = {}
+    if with_eggs:
+        rows: dict[int, list[Deal]] = defaultdict(list)
+        for deal in Deal.objects.filter(series__in=[t.series for t in with_eggs]).order_by(
+            "series_id", "number"
+        ):
+            rows[deal.series_id].append(deal)
+        for table in with_eggs:
+            chain = _egg_chain(rows[table.series_id], table)
+            label = " · ".join(s.player.name for s in table.series.seats.all())
+            chains[label] = max(chains.get(label, 0), chain)
+    ordered = sorted(
+        lines.values(),
+        key=lambda ln: (-ln.won, ln.goats, -_tie_value(ln, event.tie_break), ln.name.casefold()),
+    )
+    previous = None
+    for index, line in enumerate(ordered, start=1):
+        key = (line.won, line.goats, _tie_value(line, event.tie_break))
+        line.place = previous[1] if previous and previous[0] == key else index
+        previous = (key, line.place)
+    return Board(
+        lines=ordered,
+        rounds=[rounds[n] for n in sorted(rounds)],
+        most_goats=_award({ln.name: ln.goats for ln in ordered}),
+        longest_eggs=_award(chains),
+        narrowest_saves=_award({ln.name: ln.narrow_saves for ln in ordered}),
+    )

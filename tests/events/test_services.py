@@ -1,0 +1,96 @@
+"""A club night's writes: its rounds are league series, re-seating keeps what was played."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.events import services
+from scoring.events.services import EventError, standing_winner
+from scoring.models import EventTable, Player, Series
+from tests.helpers import make_event, play_out, record
+
+
+def test_a_new_event_starts_its_first_round_with_a_league_series_per_table(league):
+    event = make_event(league, 8)
+    tables = list(EventTable.objects.filter(round__event=event).select_related("series"))
+    assert [t.number for t in tables] == [1, 2]
+    for table in tables:
+        assert table.series.league_id == league.pk
+        assert table.series.mode == "teams"
+        assert table.series.seats.count() == 4
+    assert len(event.plan) == 3
+    seated = sorted(p for t in event.plan[0]["tables"] for p in t)
+    assert seated == sorted(event.present)
+
+
+def test_the_next_round_waits_for_the_round_in_play(league):
+    event = make_event(league, 8)
+    with pytest.raises(EventError, match="Finish the round"):
+        services.round_start(event=event)
+
+
+def test_finishing_a_timed_round_scores_unfinished_series_by_standing_points(league):
+    event = make_event(league, 8, length="minutes", length_value=30)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    record(first.series, [30, 90])  # side 0 takes the defeat points
+    play_out(second.series, loser=1)
+    services.round_finish(event=event)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.adjudicated and first.adjudicated_winner == 1
+    assert not second.adjudicated
+    assert not Series.objects.get(pk=first.series_id).finished  # the league's series is untouched
+    nxt = services.round_start(event=event)
+    assert nxt.number == 2
+
+
+def test_the_standing_rule_leaves_level_sides_without_a_winner():
+    assert standing_winner([4, 2]) == 1
+    assert standing_winner([3, 3]) is None
+    assert standing_winner([]) is None
+
+
+def test_a_leaver_is_reseated_out_of_the_rounds_not_started(league):
+    event = make_event(league, 9, rounds=4)
+    first_round = event.plan[0]
+    leaver = first_round["tables"][0][0]
+    players = Player.objects.filter(pk__in=event.present).exclude(pk=leaver)
+    event = services.players_change(event=event, players=list(players))
+    assert event.plan[0] == first_round
+    for later in event.plan[1:]:
+        seated = [p for t in later["tables"] for p in t]
+        assert leaver not in seated and leaver not in later["out"]
+        assert len(seated) == 8
+
+
+def test_too_few_players_is_refused_and_nothing_is_stored(league):
+    with pytest.raises(EventError):
+        make_event(league, 3)
+    assert not Series.objects.exists()
+
+
+def test_every_round_played_refuses_another(league):
+    event = make_event(league, 4, rounds=1)
+    services.round_finish(event=event)
+    with pytest.raises(EventError, match="Every round"):
+        services.round_start(event=event)
+
+
+def test_thirteen_players_at_tables_of_three_get_three_player_series(league):
+    event = make_event(league, 13, three_player_tables=True)
+    modes = sorted(t.series.mode for t in EventTable.objects.filter(round__event=event))
+    assert modes == ["teams", "three", "three", "three"]
+
+
+def test_a_late_arrival_is_seated_in_the_rounds_not_started(league):
+    event = make_event(league, 8, rounds=3)
+    first_round = event.plan[0]
+    late = Player.objects.create(name="Late Lara", league=league)
+    players = [*Player.objects.filter(pk__in=event.present), late]
+    event = services.players_change(event=event, players=players, names=["New Nikita"])
+    assert event.plan[0] == first_round
+    nikita = Player.objects.get(league=league, name="New Nikita")
+    for later in event.plan[1:]:
+        seated = [p for t in later["tables"] for p in t]
+        assert late.pk in seated + later["out"] and nikita.pk in seated + later["out"]
+        assert len(seated) == 8 and len(later["out"]) == 2
