@@ -454,7 +454,11 @@ def post_forms(tab: Tab) -> list[tuple[str, str, int, bool]]:
     found = tab.page.eval_on_selector_all(
         POST_FORMS,
         """(forms, submits) => forms.map(form => [
-             form.action, form.querySelectorAll(submits).length, form.hasAttribute("hx-post")])""",
+             form.action,
+             // The language picker's list is its submitter once the script runs.
+             form.querySelectorAll(submits).length
+               || (form.hasAttribute("data-language-picker") ? 1 : 0),
+             form.hasAttribute("hx-post")])""",
         SUBMITS,
     )
     return [
@@ -557,7 +561,12 @@ class Crawler:
         url_name, path, _buttons, htmx = forms[place]
         form = tab.page.locator(POST_FORMS).nth(place)
         button = form.locator(SUBMITS).nth(submission.button)
-        where += f" ({button.inner_text().strip() or button.get_attribute('value')!r})"
+        if url_name == "set_language" and not button.count():
+            button = form.locator("select")  # no button once the script runs (pick_language)
+            label = "language list"
+        else:
+            label = button.inner_text().strip() or button.get_attribute("value")
+        where += f" ({label!r})"
         self._last[account_name] = where
         # A form folded away (renewing a link, changing names) is unfolded first, as people do.
         form.evaluate("form => { const fold = form.closest('details'); if (fold) fold.open = 1; }")
