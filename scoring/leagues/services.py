@@ -218,7 +218,8 @@ def series_move_to_league(*, series: Series, league: League, user: User) -> Seri
     series.version += 1  # standings of the league now include it; live views refresh
     series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
     if series.finished:
-        services.results_changed(league.pk, rewritten=True)  # it may have finished long ago
+        # It may have finished long ago: the league's totals are refolded from it.
+        services.results_changed(league.pk, since=(series.finished_at, series.pk))
     # Quick-game players that no other game uses would only clutter name suggestions.
     Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
     return series

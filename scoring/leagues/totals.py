@@ -1,0 +1,262 @@
+"""A league's running totals: per player, after each finished series, everything counted so far.
+
+The standings count finished series in the order they finished, ``(finished_at, pk)``. For each
+one, ``totals_update`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
+(series played, won, goat, defeat points, eggs, naked deals) over every series of the league up
+to and including it, the same over the series of its ruleset, and the openskill rating after it
+(ratings depend on the order); and a ``PairResult`` row per partnership of a two-teams series.
+A standings view under any filter then costs a few index seeks per player, whatever the size
+of the league (``standings``).
+
+``League.totals_until`` marks how far the rows are valid. A change to a finished series (a deal
+of it undone or edited, a finished game moved in, a series finishing "in the past" because two
+app servers' clocks disagree) goes through ``table.services.results_changed``, which deletes the
+rows from that series' position on and moves the mark back; the next view folds only the series
+after the mark. So "finish, undo, finish again" folds one series, and an edit of a series long
+ago refolds the series after it (not the ones before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import groupby
+
+from django.db import transaction
+from django.db.models import Q
+
+from scoring import rules
+from scoring.leagues.ratings import RatingState, SeatResult, rate_match
+from scoring.models import League, PairResult, RunningTotal, Seat, Series
+from scoring.modes import Mode
+from scoring.rulesets import ruleset_key
+
+#: One row per seat of a finished series, as the fold reads them.
+SEAT_ROW = (
+    "series_id",
+    "series__finished_at",
+    "series__mode",
+    "series__rules",
+    "series__eggs",
+    "player_id",
+    "side",
+    "total",
+    "is_winner",
+    "is_goat",
+    "deals_naked",
+)
+#: A player's counts, in the order of ``RunningTotal``'s fields (and ``rules_`` + each).
+COUNTS = ("played", "won", "goats", "defeat", "eggs", "naked")
+RULES_COUNTS = tuple(f"rules_{name}" for name in COUNTS)
+#: Rows written per INSERT.
+WRITE_BATCH = 2000
+
+Position = tuple[datetime, int]
+
+
+@dataclass
+class _Player:
+    """What the fold carries for one player: its counts so far, overall and per ruleset."""
+
+    counts: list[int]
+    by_rules: dict[str, list[int]]
+
+
+def rules_key_of(data) -> str:
+    """The series' ruleset key, "" for stored house rules that do not parse."""
+    try:
+        return ruleset_key(rules.Ruleset.from_dict(data))
+    except (rules.InvalidRuleset, TypeError, AttributeError):
+        return ""
+
+
+def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
+    query = Q(series__league_id=league_id, series__finished=True)
+    if until[0] is not None:
+        at, pk = until
+        query &= Q(series__finished_at__gt=at) | Q(series__finished_at=at, series_id__gt=pk)
+    return (
+        Seat.objects.filter(query)
+        .order_by("series__finished_at", "series_id", "position")
+        .values_list(*SEAT_ROW)
+        .iterator(chunk_size=WRITE_BATCH)
+    )
+
+
+def totals_pending(league: League) -> bool:
+    """Whether a finished series of the league has no running totals yet (one index seek)."""
+    until = (league.totals_until, league.totals_until_series)
+    query = Series.objects.filter(league=league, finished=True)
+    if until[0] is not None:
+        query = query.filter(Q(finished_at__gt=until[0]) | Q(finished_at=until[0], pk__gt=until[1]))
+    return query.exists()
+
+
+def totals_update(league: League) -> int:
+    """Fold the league's finished series after ``totals_until`` into running totals; how many.
+
+    Locks the league's row (the writers of ``results_changed`` lock it too), so a fold never
+    writes rows for a series that changed meanwhile.
+    """
+    if not totals_pending(league):
+        return 0
+    with transaction.atomic():
+        locked = League.objects.select_for_update().get(pk=league.pk)
+        until = (locked.totals_until, locked.totals_until_series)
+        folded = _fold(locked, until)
+    league.totals_until = locked.totals_until
+    league.totals_until_series = locked.totals_until_series
+    league.totals_rulesets = locked.totals_rulesets
+    return folded
+
+
+def _fold(league: League, until: tuple) -> int:
+    players: dict[int, _Player] = {}
+    ratings: RatingState = {}
+    keys: dict[str, str] = {}
+    rulesets = set(league.totals_rulesets)
+    totals: list[RunningTotal] = []
+    pairs: list[PairResult] = []
+    folded = 0
+    last: Position | None = None
+    # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
+    numbers: dict[str | None, int] = {}
+    for (series_id, finished_at), group in groupby(
+        _pending_seats(league.pk, until), key=lambda row: row[:2]
+    ):
+        seats = list(group)
+        _id, _at, mode, ruleset, eggs = seats[0][:5]
+        text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else repr(ruleset)
+        if text not in keys:
+            keys[text] = rules_key_of(ruleset)
+        key = keys[text]
+        if key:
+            rulesets.add(key)
+        _load(league.pk, until, [seat[5] for seat in seats], key, players, ratings)
+        for counter in (None, key):
+            if counter not in numbers:
+                numbers[counter] = _series_before(league.pk, until, counter)
+            numbers[counter] += 1
+        results = []
+        for *_series, player, side, total, won, goat, _naked in seats:
+            results.append(SeatResult(player, side, total, won, goat))
+        rate_match(ratings, results)
+        sides: dict[int, list[int]] = {}
+        for result, seat in zip(results, seats, strict=True):
+            naked = seat[-1]
+            add = (1, int(result.is_winner), int(result.is_goat), result.total, eggs, naked)
+            state = players[result.player_id]
+            state.counts = [a + b for a, b in zip(state.counts, add, strict=True)]
+            by_rules = state.by_rules[key] = [
+                a + b for a, b in zip(state.by_rules[key], add, strict=True)
+            ]
+            mu, sigma, rated = ratings.get(result.player_id, (None, None, 0))
+            totals.append(
+                RunningTotal(
+                    league_id=league.pk,
+                    series_id=series_id,
+                    player_id=result.player_id,
+                    finished_at=finished_at,
+                    rules_key=key,
+                    **dict(zip(COUNTS, state.counts, strict=True)),
+                    **dict(zip(RULES_COUNTS, by_rules, strict=True)),
+                    mu=mu,
+                    sigma=sigma,
+                    rated=rated,
+                    league_series=numbers[None],
+                    rules_series=numbers[key],
+                )
+            )
+            sides.setdefault(result.side, []).append(result.player_id)
+        if mode == Mode.TEAMS:
+            for result in results:
+                partners = sides[result.side]
+                if len(partners) == 2 and result.player_id == min(partners):
+                    pairs.append(
+                        PairResult(
+                            league_id=league.pk,
+                            series_id=series_id,
+                            first_id=min(partners),
+                            second_id=max(partners),
+                            finished_at=finished_at,
+                            rules_key=key,
+                            won=int(result.is_winner),
+                            goat=int(result.is_goat),
+                            defeat=result.total,
+                        )
+                    )
+        folded += 1
+        last = (finished_at, series_id)
+        if len(totals) >= WRITE_BATCH:
+            _write(totals, pairs)
+    _write(totals, pairs)
+    if last is not None:
+        league.totals_until, league.totals_until_series = last
+        league.totals_rulesets = sorted(rulesets)
+        league.save(update_fields=["totals_until", "totals_until_series", "totals_rulesets"])
+    return folded
+
+
+def _write(totals: list[RunningTotal], pairs: list[PairResult]) -> None:
+    RunningTotal.objects.bulk_create(totals, batch_size=WRITE_BATCH)
+    PairResult.objects.bulk_create(pairs, batch_size=WRITE_BATCH)
+    totals.clear()
+    pairs.clear()
+
+
+def _load(
+    league_id: int,
+    until: tuple,
+    ids: list[int],
+    key: str,
+    players: dict[int, _Player],
+    ratings: RatingState,
+) -> None:
+    """The state before the fold of the players ``ids`` (and of their counts under ``key``),
+    from their last rows up to ``until``: one query per player and ruleset not seen yet."""
+    for pid in ids:
+        state = players.get(pid)
+        if state is None:
+            last = _last_row(league_id, until, pid, None)
+            if last is None:
+                state = _Player([0] * len(COUNTS), {})
+            else:
+                state = _Player([getattr(last, name) for name in COUNTS], {})
+                if last.mu is not None and last.sigma is not None:
+                    ratings[pid] = (last.mu, last.sigma, last.rated)
+            players[pid] = state
+        if key not in state.by_rules:
+            last = _last_row(league_id, until, pid, key)
+            state.by_rules[key] = (
+                [0] * len(COUNTS)
+                if last is None
+                else [getattr(last, name) for name in RULES_COUNTS]
+            )
+
+
+def _series_before(league_id: int, until: tuple, key: str | None) -> int:
+    """The league's series (of ruleset ``key``, or all) folded up to ``until``."""
+    if until[0] is None:
+        return 0
+    at, pk = until
+    query = RunningTotal.objects.filter(league_id=league_id).filter(
+        Q(finished_at__lt=at) | Q(finished_at=at, series_id__lte=pk)
+    )
+    if key is not None:
+        query = query.filter(rules_key=key)
+    field = "league_series" if key is None else "rules_series"
+    found = query.order_by("-finished_at", "-series_id").values_list(field, flat=True).first()
+    return found or 0
+
+
+def _last_row(league_id: int, until: tuple, pid: int, key: str | None) -> RunningTotal | None:
+    if until[0] is None:
+        return None
+    at, pk = until
+    query = RunningTotal.objects.filter(player_id=pid, league_id=league_id).filter(
+        Q(finished_at__lt=at) | Q(finished_at=at, series_id__lte=pk)
+    )
+    if key is not None:
+        query = query.filter(rules_key=key)
+    return query.order_by("-finished_at", "-series_id").first()
