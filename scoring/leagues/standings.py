@@ -40,7 +40,7 @@ from scoring.days import day_start, next_day_start
 from scoring.leagues import totals
 from scoring.leagues.ranking import rank_key
 from scoring.leagues.ratings import Rating
-from scoring.models import League, PairResult, Player, RunningTotal, Seat, Series
+from scoring.models import League, PairResult, Player, RunningTotal, Seat
 from scoring.rulesets import ruleset_from_key
 
 #: Players shown at first (the best ranked); "everyone" shows them all.
@@ -247,7 +247,7 @@ def _series_count(league: League, span: _Range) -> int:
             "pk", field
         )
     )
-    return numbers.get(end, 0) - numbers.get(start, 0)
+    return max(numbers.get(end, 0) - numbers.get(start, 0), 0)  # 0 for a start after the end
 
 
 def _pair_rows(league: League, span: _Range) -> list[list[int]]:

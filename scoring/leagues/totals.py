@@ -49,6 +49,8 @@ SEAT_ROW = (
 #: A player's counts, in the order of ``RunningTotal``'s fields (and ``rules_`` + each).
 COUNTS = ("played", "won", "goats", "defeat", "eggs", "naked")
 RULES_COUNTS = tuple(f"rules_{name}" for name in COUNTS)
+#: The league's fields that say how far its totals go.
+MARK = ("totals_until", "totals_until_series", "totals_rulesets")
 #: Rows written per INSERT.
 WRITE_BATCH = 2000
 
@@ -84,31 +86,33 @@ def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
     )
 
 
-def totals_pending(league: League) -> bool:
-    """Whether a finished series of the league has no running totals yet (one index seek)."""
-    until = (league.totals_until, league.totals_until_series)
-    query = Series.objects.filter(league=league, finished=True)
-    if until[0] is not None:
-        query = query.filter(Q(finished_at__gt=until[0]) | Q(finished_at=until[0], pk__gt=until[1]))
-    return query.exists()
-
-
 def totals_update(league: League) -> int:
     """Fold the league's finished series after ``totals_until`` into running totals; how many.
 
-    Locks the league's row (the writers of ``results_changed`` lock it too), so a fold never
-    writes rows for a series that changed meanwhile.
+    Reads the mark afresh (``league`` may have been loaded before a change) and leaves it, with
+    the rulesets played, on ``league``. When something is to fold, locks the league's row (the
+    writers of ``results_changed`` lock it too), so a fold never writes rows for a series that
+    changed meanwhile.
     """
-    if not totals_pending(league):
-        return 0
-    with transaction.atomic():
-        locked = League.objects.select_for_update().get(pk=league.pk)
-        until = (locked.totals_until, locked.totals_until_series)
-        folded = _fold(locked, until)
-    league.totals_until = locked.totals_until
-    league.totals_until_series = locked.totals_until_series
-    league.totals_rulesets = locked.totals_rulesets
+    mark = League.objects.filter(pk=league.pk).values_list(*MARK).get()
+    if _pending(league.pk, mark[:2]):
+        with transaction.atomic():
+            locked = League.objects.select_for_update().get(pk=league.pk)
+            folded = _fold(locked, (locked.totals_until, locked.totals_until_series))
+            mark = tuple(getattr(locked, name) for name in MARK)
+    else:
+        folded = 0
+    league.totals_until, league.totals_until_series, league.totals_rulesets = mark
     return folded
+
+
+def _pending(league_id: int, until: tuple) -> bool:
+    """Whether a finished series of the league comes after ``until`` (one index seek)."""
+    query = Series.objects.filter(league_id=league_id, finished=True)
+    if until[0] is not None:
+        at, pk = until
+        query = query.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gt=pk))
+    return query.exists()
 
 
 def _fold(league: League, until: tuple) -> int:
