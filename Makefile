@@ -78,6 +78,7 @@ bench: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/rules_engine.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/history_pages.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/league_pages.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/exports.py
 
 # This site against a bare Django project under the same gunicorn (Debian's wrk); figures only.
 loadtest: install wrk
