@@ -79,21 +79,6 @@ class StandingsFilter:
                 conditions[f"{prefix}rules__{name}"] = value
         return Q(**conditions)
 
-    def accepts(self, finished_at: datetime, ruleset_data) -> bool:
-        """Whether a series that finished at ``finished_at`` counts: ``series_q`` in Python."""
-        if self.date_from and finished_at < day_start(self.date_from):
-            return False
-        if self.date_to and finished_at >= next_day_start(self.date_to):
-            return False
-        if not self.ruleset:
-            return True
-        ruleset = ruleset_from_key(self.ruleset)
-        return (
-            ruleset is not None
-            and isinstance(ruleset_data, dict)
-            and all(ruleset_data.get(name) == value for name, value in ruleset.to_dict().items())
-        )
-
 
 def one_decimal(value: float) -> str:
     """``value`` with one decimal, in the current language (``floatformat:1``, cheaper)."""
