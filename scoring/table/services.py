@@ -105,7 +105,7 @@ def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> No
     """
     league = (
         League.objects.select_for_update()
-        .only("totals_until", "totals_until_series", "results_version")
+        .only("totals_until", "totals_until_series", "totals_rulesets", "results_version")
         .get(pk=league_id)
     )
     changes: dict[str, Any] = {"results_version": F("results_version") + 1}
@@ -113,23 +113,19 @@ def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> No
     until = (league.totals_until, league.totals_until_series)
     if at is not None and until[0] is not None and (at, pk) <= until:
         later = Q(finished_at__gt=at) | Q(finished_at=at, series_id__gte=pk)
-        RunningTotal.objects.filter(later, league_id=league_id).delete()
+        totals = RunningTotal.objects.filter(league_id=league_id)
+        removed = set(totals.filter(later).values_list("rules_key", flat=True).distinct())
+        totals.filter(later).delete()
         PairResult.objects.filter(later, league_id=league_id).delete()
         last = (
-            RunningTotal.objects.filter(league_id=league_id)
-            .order_by("-finished_at", "-series_id")
+            totals.order_by("-finished_at", "-series_id")
             .values_list("finished_at", "series_id")
             .first()
         )
         changes["totals_until"], changes["totals_until_series"] = last or (None, None)
-        changes["totals_rulesets"] = sorted(
-            set(
-                RunningTotal.objects.filter(league_id=league_id)
-                .values_list("rules_key", flat=True)
-                .distinct()
-            )
-            - {""}
-        )
+        # A ruleset whose series are all gone is no longer offered (an index seek per ruleset).
+        gone = {key for key in removed if not totals.filter(rules_key=key).exists()}
+        changes["totals_rulesets"] = [key for key in league.totals_rulesets if key not in gone]
     League.objects.filter(pk=league_id).update(**changes)
 
 
