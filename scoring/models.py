@@ -398,6 +398,25 @@ class PairResult(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["league", "finished_at", "series"], name="pair_league_order"),
+            # The standings sum a range's rows per pair from the index alone, already grouped by
+            # pair: of any ruleset, or of one.
+            models.Index(
+                fields=["league", "first", "second", "finished_at", "won", "goat", "defeat"],
+                name="pair_league_grouped",
+            ),
+            models.Index(
+                fields=[
+                    "league",
+                    "rules_key",
+                    "first",
+                    "second",
+                    "finished_at",
+                    "won",
+                    "goat",
+                    "defeat",
+                ],
+                name="pair_league_rules",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["series", "first"], name="pair_once_per_series"),

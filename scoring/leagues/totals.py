@@ -111,7 +111,8 @@ def _pending(league_id: int, until: tuple) -> bool:
     query = Series.objects.filter(league_id=league_id, finished=True)
     if until[0] is not None:
         at, pk = until
-        query = query.filter(Q(finished_at__gt=at) | Q(finished_at=at, pk__gt=pk))
+        # A range on the index (league, finished_at), then the few series at ``at`` left out.
+        query = query.filter(finished_at__gte=at).exclude(finished_at=at, pk__lte=pk)
     return query.exists()
 
 
