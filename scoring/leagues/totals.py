@@ -24,7 +24,7 @@ from datetime import datetime
 from itertools import groupby
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import QuerySet
 
 from scoring import rules
 from scoring.leagues.ratings import RatingState, SeatResult, rate_match
@@ -74,13 +74,15 @@ def rules_key_of(data) -> str:
 
 
 def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
-    query = Q(series__league_id=league_id, series__finished=True)
+    seats = Seat.objects.filter(series__league_id=league_id, series__finished=True)
     if until[0] is not None:
         at, pk = until
-        query &= Q(series__finished_at__gt=at) | Q(series__finished_at=at, series_id__gt=pk)
+        # A range on the series' index (league, finished_at), less the few series at ``at``.
+        seats = seats.filter(series__finished_at__gte=at).exclude(
+            series__finished_at=at, series_id__lte=pk
+        )
     return (
-        Seat.objects.filter(query)
-        .order_by("series__finished_at", "series_id", "position")
+        seats.order_by("series__finished_at", "series_id", "position")
         .values_list(*SEAT_ROW)
         .iterator(chunk_size=WRITE_BATCH)
     )
@@ -240,14 +242,18 @@ def _load(
             )
 
 
+def _up_to(rows: QuerySet[RunningTotal], until: tuple) -> QuerySet[RunningTotal]:
+    """``rows`` up to ``until`` in the finishing order: a range on an index ending in
+    ``(finished_at, series)``, less the few rows at ``until``'s moment that come after it."""
+    at, pk = until
+    return rows.filter(finished_at__lte=at).exclude(finished_at=at, series_id__gt=pk)
+
+
 def _series_before(league_id: int, until: tuple, key: str | None) -> int:
     """The league's series (of ruleset ``key``, or all) folded up to ``until``."""
     if until[0] is None:
         return 0
-    at, pk = until
-    query = RunningTotal.objects.filter(league_id=league_id).filter(
-        Q(finished_at__lt=at) | Q(finished_at=at, series_id__lte=pk)
-    )
+    query = _up_to(RunningTotal.objects.filter(league_id=league_id), until)
     if key is not None:
         query = query.filter(rules_key=key)
     field = "league_series" if key is None else "rules_series"
@@ -258,10 +264,7 @@ def _series_before(league_id: int, until: tuple, key: str | None) -> int:
 def _last_row(league_id: int, until: tuple, pid: int, key: str | None) -> RunningTotal | None:
     if until[0] is None:
         return None
-    at, pk = until
-    query = RunningTotal.objects.filter(player_id=pid, league_id=league_id).filter(
-        Q(finished_at__lt=at) | Q(finished_at=at, series_id__lte=pk)
-    )
+    query = _up_to(RunningTotal.objects.filter(player_id=pid, league_id=league_id), until)
     if key is not None:
         query = query.filter(rules_key=key)
     return query.order_by("-finished_at", "-series_id").first()

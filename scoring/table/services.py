@@ -112,7 +112,8 @@ def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> No
     at, pk = since
     until = (league.totals_until, league.totals_until_series)
     if at is not None and until[0] is not None and (at, pk) <= until:
-        later = Q(finished_at__gt=at) | Q(finished_at=at, series_id__gte=pk)
+        # From ``since`` on: a range on the index (league, finished_at, series).
+        later = Q(finished_at__gte=at) & ~Q(finished_at=at, series_id__lt=pk)
         totals = RunningTotal.objects.filter(league_id=league_id)
         removed = set(totals.filter(later).values_list("rules_key", flat=True).distinct())
         totals.filter(later).delete()
