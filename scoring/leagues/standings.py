@@ -20,12 +20,12 @@ import heapq
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.db import connection
 from django.db.models import (
     BigIntegerField,
     Count,
     F,
     FloatField,
-    OuterRef,
     Q,
     QuerySet,
     Subquery,
@@ -185,34 +185,47 @@ class _Range:
 def _player_rows(league: League, span: _Range) -> list[list]:
     """Every player's row under ``span``: id, ``PLAYER_COUNTS``, then μ, σ and rated series.
 
-    Two index seeks per player of the league (the row at the range's end and the one before its
-    start) and one query for the rows found, whatever the number of series. The rating is the
+    One query, two index seeks per player of the league (the row at the range's end and the one
+    before its start, subtracted in SQL), whatever the number of series. The rating is the
     league's (every series, in finishing order) right after the player's last series counted.
+    Written in SQL: the ORM would need a second query to subtract the rows it found.
     """
-    rows = RunningTotal.objects.filter(player_id=OuterRef("pk"))
-    found = Player.objects.filter(league=league).annotate(
-        end=span.last_before(rows, span.end),
-        start=span.last_before(rows, span.start)
-        if span.start
-        else Value(None, output_field=BigIntegerField()),
-    )
-    pairs = [(end, start) for end, start in found.values_list("end", "start") if end is not None]
-    wanted = {pk for pair in pairs for pk in pair if pk is not None}
-    fields = span.fields()[:-1]
-    values = {
-        pk: rest
-        for pk, *rest in RunningTotal.objects.filter(pk__in=wanted).values_list(
-            "pk", "player_id", *fields, "mu", "sigma", "rated"
+    quote = connection.ops.quote_name
+    column = {f.name: quote(str(f.column)) for f in RunningTotal._meta.concrete_fields}
+    totals, players = quote(RunningTotal._meta.db_table), quote(Player._meta.db_table)
+    params: list = []
+
+    def seek(before: datetime | None) -> str:
+        conditions = [f"t.{column['player']} = p.{quote('id')}"]
+        if span.key is not None:
+            conditions.append(f"t.{column['rules_key']} = %s")
+            params.append(span.key)
+        if before is not None:
+            conditions.append(f"t.{column['finished_at']} < %s")
+            params.append(connection.ops.adapt_datetimefield_value(before))
+        return (
+            f"(SELECT t.{quote('id')} FROM {totals} t WHERE {' AND '.join(conditions)} "
+            f"ORDER BY t.{column['finished_at']} DESC, t.{column['series']} DESC LIMIT 1)"
         )
-    }
-    result = []
-    for end, start in pairs:
-        pid, *counts, mu, sigma, rated = values[end]
-        if start is not None:
-            counts = [a - b for a, b in zip(counts, values[start][1:-3], strict=True)]
-        if counts[0] > 0:
-            result.append([pid, *counts, mu, sigma, rated])
-    return result
+
+    counts = [column[name] for name in span.fields()[:-1]]
+    if span.start is None:
+        select = ", ".join(f"e.{name}" for name in counts)
+        start_join = ""
+    else:
+        select = ", ".join(f"e.{name} - COALESCE(s.{name}, 0)" for name in counts)
+        start_join = f" LEFT JOIN {totals} s ON s.{quote('id')} = {{start}}"
+    end = seek(span.end)
+    start_join = start_join.format(start=seek(span.start)) if start_join else ""
+    params.append(league.pk)
+    sql = (
+        f"SELECT p.{quote('id')}, {select}, e.{column['mu']}, e.{column['sigma']}, "
+        f"e.{column['rated']} FROM {players} p JOIN {totals} e ON e.{quote('id')} = {end}"
+        f"{start_join} WHERE p.{quote('league_id')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [list(row) for row in cursor.fetchall() if row[1] > 0]
 
 
 def _series_count(league: League, span: _Range) -> int:
