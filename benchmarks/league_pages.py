@@ -5,9 +5,12 @@ Builds, or reuses when they are already there, two SQLite databases under /tmp: 
 Each size runs in its own process (one ``DATABASE_URL`` each), logged in as the league's owner
 through Django's test client, and times every page: the median of several requests after one
 warm-up request, in three rounds that alternate the sizes (each figure keeps its best round).
-The standings are also timed "cold": the first view right after a series ended (the stored
-tally then takes in that one series), and once more with no snapshot at all (everything folded
-again), which is printed apart.
+The standings are read from stored running totals (``scoring.leagues.totals``), so every filter
+costs the same whatever its range: thirteen filters (date ranges, seasons, rulesets), each one's
+first view and then its median. Also timed: the first view right after a series ended (that one
+series is folded in), the views after "finish, undo, finish again", and once more with no
+running totals at all (every series folded, the first view after the migration), which is
+printed apart.
 
 Prints, per page, both times and the ratio demo / small (the goal is at most 1.5). It never
 asserts a speed.
@@ -39,6 +42,24 @@ ROUNDS = scaled(3, 1)
 GOAL = 1.5
 #: Not a page view anyone waits for often: printed apart, without the goal.
 REBUILT = "standings from nothing"
+#: Thirteen standings filters, more than any cache of recent filters would hold: seasons, date
+#: ranges, months, a single evening, rulesets, with and without dates.
+FILTERS = [
+    "date_from=2024-01-01&date_to=2024-12-31&rules=",
+    "date_from=2025-01-01&date_to=2025-12-31&rules=",
+    "date_from=2026-01-01&date_to=2026-12-31&rules=",
+    "date_from=2024-09-01&date_to=2025-05-31&rules=",
+    "date_from=2025-03-01&date_to=2025-03-31&rules=",
+    "date_from=2025-06-14&date_to=2025-06-14&rules=",
+    "date_from=2025-07-01&rules=",
+    "date_to=2024-06-30&rules=",
+    "rules=classic",
+    "rules=eggs-double",
+    "date_from=2025-01-01&date_to=2025-12-31&rules=classic",
+    "date_from=2024-04-01&date_to=2026-04-01&rules=tie-penalty",
+    "date_from=2026-02-01&date_to=2026-08-31&rules=eggs-stacking",
+]
+FIRST_VIEW = "13 filters, first views"
 
 
 def _setup_django(size: str) -> None:
@@ -84,7 +105,8 @@ def measure(size: str) -> dict[str, float]:
 
     from scoring import rules
     from scoring.leagues import services as league_services
-    from scoring.models import League, Player, StandingsSnapshot
+    from scoring.leagues import totals
+    from scoring.models import League, PairResult, Player, RunningTotal
     from scoring.table import services
 
     setup_test_environment()
@@ -106,44 +128,86 @@ def measure(size: str) -> dict[str, float]:
         "members": f"/leagues/{league.pk}/members/",
     }
     results = {}
+    standings_url = pages["standings"]
     for url in pages.values():
-        client.get(url)  # templates compiled, snapshots stored
-    # The first view after a series ends: the stored tally takes that series in. Each time in
-    # a transaction rolled back afterwards, so every repeat starts from the same snapshot.
+        client.get(url)  # templates compiled, running totals folded
+    # The first view after a series ends: that one series is folded into the running totals.
+    # Each time in a transaction rolled back afterwards, so every repeat starts from the same
+    # totals. Then "finish, undo, finish again": the undo takes that series' totals out, the
+    # finish again folds it once more.
     seated = list(Player.objects.filter(league=league).order_by("pk")[:4])
-    after, after_cpu = [], []
+    steps = ("a series ended", "its last deal undone", "finished again")
+    timed: dict[str, tuple[list[float], list[float]]] = {step: ([], []) for step in steps}
+
+    def view(step: str) -> None:
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(standings_url)
+        timed[step][0].append(time.perf_counter() - started)
+        timed[step][1].append(time.process_time() - started_cpu)
+        if response.status_code != 200:
+            raise SystemExit(f"standings after {step}: {response.status_code}")
+
+    def play_to_the_end(series):
+        number = series.deal_count + 1
+        while not series.finished:
+            series = services.deal_record(
+                series_id=series.pk, number=number, points=(0, 120), tricks=(False, True)
+            ).series
+            number += 1
+        return series
+
     for _ in range(REPEATS):
         with transaction.atomic():
-            ended = services.series_start(
-                mode="teams",
-                players=seated,
-                first_dealer=0,
-                ruleset=rules.PRESETS["classic"],
-                league=league,
+            ended = play_to_the_end(
+                services.series_start(
+                    mode="teams",
+                    players=seated,
+                    first_dealer=0,
+                    ruleset=rules.PRESETS["classic"],
+                    league=league,
+                )
             )
-            number = 1
-            while not ended.finished:
-                ended = services.deal_record(
-                    series_id=ended.pk, number=number, points=(0, 120), tricks=(False, True)
-                ).series
-                number += 1
-            started, started_cpu = time.perf_counter(), time.process_time()
-            client.get(pages["standings"])
-            after.append(time.perf_counter() - started)
-            after_cpu.append(time.process_time() - started_cpu)
+            view("a series ended")
+            services.deal_undo(series_id=ended.pk, number=ended.deal_count, version=ended.version)
+            view("its last deal undone")
+            ended.refresh_from_db()
+            play_to_the_end(ended)
+            view("finished again")
             transaction.set_rollback(True)
-    results["standings, a series ended"] = statistics.median(after)
-    results["standings, a series ended (CPU)"] = statistics.median(after_cpu)
-    # Once: the snapshot is gone (first view ever, or a counted series was edited).
-    rebuilt, rebuilt_cpu = [], []
-    for _ in range(3):
-        StandingsSnapshot.objects.filter(league=league).delete()
+    for step, (wall, cpu) in timed.items():
+        results[f"standings, {step}"] = statistics.median(wall)
+        results[f"standings, {step} (CPU)"] = statistics.median(cpu)
+    # Thirteen filters: each one's first view, then (below) each one's median.
+    first_wall, first_cpu = [], []
+    for query in FILTERS:
         started, started_cpu = time.perf_counter(), time.process_time()
-        client.get(pages["standings"])
-        rebuilt.append(time.perf_counter() - started)
-        rebuilt_cpu.append(time.process_time() - started_cpu)
+        response = client.get(f"{standings_url}?{query}")
+        first_wall.append(time.perf_counter() - started)
+        first_cpu.append(time.process_time() - started_cpu)
+        if response.status_code != 200:
+            raise SystemExit(f"standings ?{query}: {response.status_code}")
+        pages[f"standings ?{query}"] = f"{standings_url}?{query}"
+    results[FIRST_VIEW] = statistics.median(first_wall)
+    results[f"{FIRST_VIEW} (CPU)"] = statistics.median(first_cpu)
+    results[f"{FIRST_VIEW}, slowest"] = max(first_wall)
+    results[f"{FIRST_VIEW}, slowest (CPU)"] = max(first_cpu)
+    # Once: no running totals at all (the first view after the migration): every series folded.
+    rebuilt, rebuilt_cpu = [], []
+    for _ in range(scaled(2, 1)):
+        with transaction.atomic():
+            RunningTotal.objects.filter(league=league).delete()
+            PairResult.objects.filter(league=league).delete()
+            League.objects.filter(pk=league.pk).update(
+                totals_until=None, totals_until_series=None, totals_rulesets=[]
+            )
+            started, started_cpu = time.perf_counter(), time.process_time()
+            client.get(standings_url)
+            rebuilt.append(time.perf_counter() - started)
+            rebuilt_cpu.append(time.process_time() - started_cpu)
+            transaction.set_rollback(True)
     results[REBUILT] = statistics.median(rebuilt)
     results[f"{REBUILT} (CPU)"] = statistics.median(rebuilt_cpu)
+    totals.totals_update(league)
     for name, url in pages.items():
         response = client.get(url)  # warm-up
         if response.status_code != 200:
@@ -202,7 +266,7 @@ def main() -> None:
     print(f"Median of {REPEATS} requests, best of {ROUNDS} rounds: wall-clock, then this process's")
     print("CPU time (steadier when other programs load the machine). Ratio = demo / 100 deals.")
     print()
-    header = f"{'page':<26} {'100 deals':>10} {'demo':>10} {'ratio':>6} {'CPU ratio':>10}"
+    header = f"{'page':<66} {'100 deals':>10} {'demo':>10} {'ratio':>6} {'CPU ratio':>10}"
     print(f"{header}  goal <= {GOAL}")
     times = {size: found[size]["times"] for size in found}
     for name, small in times["small"].items():
@@ -214,14 +278,22 @@ def main() -> None:
         cpu_ratio = times["demo"].get(cpu_key, demo) / max(times["small"].get(cpu_key, small), 1e-9)
         flag = "" if min(ratio, cpu_ratio) <= GOAL else "  over the goal"
         print(
-            f"{name:<26} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms "
+            f"{name:<66} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms "
             f"{ratio:>6.2f} {cpu_ratio:>10.2f}{flag}"
         )
     small, demo = times["small"][f"{REBUILT} (CPU)"], times["demo"][f"{REBUILT} (CPU)"]
     print()
-    print("Once, when there is no snapshot to build on (the first view ever, or after a deal of")
-    print("a counted series was edited): every finished series is folded again.")
-    print(f"{REBUILT:<26} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms  (CPU)")
+    print("Once, with no running totals at all (the first view after the migration): every")
+    print("finished series is folded.")
+    print(f"{REBUILT:<66} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms  (CPU)")
+    worst = max(
+        times["demo"][f"{name} (CPU)"] / max(times["small"][f"{name} (CPU)"], 1e-9)
+        for name in times["small"]
+        if name.startswith(("standings", "public standings", FIRST_VIEW))
+        and not name.endswith("(CPU)")
+        and name != REBUILT
+    )
+    print(f"Worst CPU ratio of a standings view (every filter, every step): {worst:.2f}")
 
 
 if __name__ == "__main__":

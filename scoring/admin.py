@@ -23,15 +23,20 @@ from django.utils.translation import gettext_lazy
 
 from scoring.leagues import services as league_services
 from scoring.models import (
+    AccountSettings,
     Deal,
     DealEvent,
+    Event,
+    EventRound,
+    EventTable,
     League,
     LeagueEvent,
     Membership,
+    PairResult,
     Player,
+    RunningTotal,
     Seat,
     Series,
-    StandingsSnapshot,
 )
 
 admin.site.site_header = gettext_lazy("Kozel: operations")
@@ -113,10 +118,42 @@ class MembershipAdmin(ReadOnlyAdmin):
     search_fields = ["league__name", "user__username"]
 
 
-@admin.register(StandingsSnapshot)
-class StandingsSnapshotAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "league", "key", "fingerprint", "computed_at"]
+@admin.register(RunningTotal)
+class RunningTotalAdmin(ReadOnlyAdmin):
+    """The standings' running totals: derived by leagues.totals, never typed in."""
+
+    list_display = ["pk", "league", "player", "series", "finished_at", "played", "won", "goats"]
+    list_select_related = ["league", "player"]
+
+
+@admin.register(PairResult)
+class PairResultAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "league", "series", "first", "second", "won", "goat"]
+    list_select_related = ["league", "first", "second"]
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    """Club nights: their rounds and tables are series, changed only through events.services."""
+
+    list_display = ["pk", "league", "name", "created_at"]
     list_select_related = ["league"]
+
+
+@admin.register(EventRound)
+class EventRoundAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "event", "number"]
+
+
+@admin.register(EventTable)
+class EventTableAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "round", "number", "series"]
+
+
+@admin.register(AccountSettings)
+class AccountSettingsAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "user", "language"]
+    list_select_related = ["user"]
 
 
 @admin.register(LeagueEvent)

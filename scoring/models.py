@@ -56,13 +56,17 @@ class League(models.Model):
     invite_role = models.CharField(max_length=10, choices=Role.choices, default=Role.SCORER)
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Bumped by every write that changes a finished series of the league (``series_refresh``,
-    #: moving a finished game in): a stored ``StandingsSnapshot`` of another value is stale.
+    #: Bumped by every write that changes a finished series of the league
+    #: (``table.services.results_changed``): a version of its standings, for caches.
     results_version = models.PositiveIntegerField(default=0, editable=False)
-    #: The ``results_version`` of the last such change that was not one more series ending (an
-    #: edited or undone deal of a finished series, a finished game moved in): a standings tally
-    #: made before it is counted again, not just added to.
-    results_rewritten = models.PositiveIntegerField(default=0, editable=False)
+    #: How far the league's ``RunningTotal`` rows are valid: every finished series up to this
+    #: position in the finishing order ``(finished_at, pk)`` has its rows, none after it has
+    #: (None, None: none folded yet). ``results_changed`` moves it back before a changed series;
+    #: ``leagues.totals.totals_update`` folds the series after it.
+    totals_until = models.DateTimeField(null=True, editable=False)
+    totals_until_series = models.PositiveBigIntegerField(null=True, editable=False)
+    #: The ruleset keys (``rulesets.ruleset_key``) of the series folded: the standings' filter.
+    totals_rulesets = models.JSONField(default=list, editable=False)
     #: When its owner archived it: read-only, hidden from lists, still open by its public link.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
@@ -325,29 +329,103 @@ class DealEvent(models.Model):
         return f"{self.action} deal {self.number} of series {self.series_id}"
 
 
-class StandingsSnapshot(models.Model):
-    """A league's standings and ratings under one filter, kept while its series stay the same.
+class RunningTotal(models.Model):
+    """A player's standings right after one finished series of a league, counted from the first.
 
-    Ratings replay every finished series in order; this row spares a page view that work. It is
-    valid while ``fingerprint`` holds the league's current ``results_version``; after that, its
-    ``ledger`` takes in the series finished since (``standings``), or is rebuilt when a series
-    it counted has changed. It is only an optimisation.
+    One row per seat of every finished league series, folded in finishing order
+    ``(finished_at, series)`` by ``leagues.totals``: the counts are cumulative over the league's
+    series up to and including this one (``played`` … ``naked``), and over those of the same
+    ruleset (``rules_played`` …); ``mu``, ``sigma``, ``rated`` are the openskill rating after it.
+    Any range of dates costs two index seeks per player: the row at its end minus the row
+    before its start.
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=120)
-    fingerprint = models.CharField(max_length=120)  # format and league's results_version
-    data = models.JSONField(default=dict)  # the table shown
-    ledger = models.JSONField(default=dict)  # ``leagues.ledger.Ledger``: the tally behind it
-    computed_at = models.DateTimeField(auto_now=True)
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    rules_key = models.CharField(max_length=120)  # "" for a ruleset that does not parse
+    played = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    goats = models.PositiveIntegerField()
+    defeat = models.BigIntegerField()
+    eggs = models.PositiveIntegerField()
+    naked = models.PositiveIntegerField()
+    rules_played = models.PositiveIntegerField()
+    rules_won = models.PositiveIntegerField()
+    rules_goats = models.PositiveIntegerField()
+    rules_defeat = models.BigIntegerField()
+    rules_eggs = models.PositiveIntegerField()
+    rules_naked = models.PositiveIntegerField()
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+    rated = models.PositiveIntegerField()
+    # The league's series finished so far, and those of this ruleset (the same on every seat).
+    league_series = models.PositiveIntegerField()
+    rules_series = models.PositiveIntegerField()
 
     class Meta:
+        indexes = [
+            models.Index(fields=["player", "finished_at", "series"], name="total_player_order"),
+            models.Index(
+                fields=["player", "rules_key", "finished_at", "series"], name="total_player_rules"
+            ),
+            models.Index(fields=["league", "finished_at", "series"], name="total_league_order"),
+            models.Index(
+                fields=["league", "rules_key", "finished_at", "series"], name="total_league_rules"
+            ),
+        ]
         constraints = [
-            models.UniqueConstraint(fields=["league", "key"], name="standings_snapshot_once"),
+            models.UniqueConstraint(fields=["series", "player"], name="total_once_per_seat"),
         ]
 
     def __str__(self) -> str:
-        return f"Standings of {self.league_id} ({self.key})"
+        return f"Totals of {self.player_id} after {self.series_id}"
+
+
+class PairResult(models.Model):
+    """One partnership's result in one finished two-teams series of a league (``first`` is the
+    smaller player id), folded with the ``RunningTotal`` rows: the standings sum them by range."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    rules_key = models.CharField(max_length=120)
+    won = models.PositiveSmallIntegerField()
+    goat = models.PositiveSmallIntegerField()
+    defeat = models.IntegerField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["league", "finished_at", "series"], name="pair_league_order"),
+            # The standings sum a range's rows per pair from the index alone, already grouped by
+            # pair: of any ruleset, or of one.
+            models.Index(
+                fields=["league", "first", "second", "finished_at", "won", "goat", "defeat"],
+                name="pair_league_grouped",
+            ),
+            models.Index(
+                fields=[
+                    "league",
+                    "rules_key",
+                    "first",
+                    "second",
+                    "finished_at",
+                    "won",
+                    "goat",
+                    "defeat",
+                ],
+                name="pair_league_rules",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "first"], name="pair_once_per_series"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Pair {self.first_id}-{self.second_id} in {self.series_id}"
 
 
 class AccountSettings(models.Model):

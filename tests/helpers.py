@@ -29,7 +29,9 @@ from scoring.models import (
     League,
     LeagueEvent,
     Membership,
+    PairResult,
     Player,
+    RunningTotal,
     Seat,
     Series,
 )
@@ -218,6 +220,17 @@ def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
             tally.narrow_saves,
         )
     return state
+
+
+def totals_reset(league: League) -> None:
+    """Forget the league's running totals: the next standings view folds every series again
+    (for a test that moved ``finished_at`` by hand, past ``results_changed``)."""
+    RunningTotal.objects.filter(league=league).delete()
+    PairResult.objects.filter(league=league).delete()
+    League.objects.filter(pk=league.pk).update(
+        totals_until=None, totals_until_series=None, totals_rulesets=[]
+    )
+    league.refresh_from_db()
 
 
 def league_snapshot(league: League) -> tuple:

@@ -11,16 +11,19 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.backup.json_export import series_batches, when
-from scoring.models import Deal, Series
+from scoring.backup.json_export import BATCH, when
+from scoring.models import Deal, Seat, Series
 from scoring.modes import Mode
 from scoring.rulesets import rules_label
 from scoring.table.scoreboard import build
 
+#: How a history export ends: a download cut short lacks this line (not translated: a program
+#: checks it).
+END_MARK = "# end of export:"
 #: Where a spreadsheet may start a cell inside our text: the file is written with commas, but a
 #: spreadsheet set to semicolons (Russian Excel's default) or tabs splits the line elsewhere,
 #: and one that ignores quotes starts a new row at a line break.
@@ -84,8 +87,55 @@ def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
     return _csv_lines(rows())
 
 
+def _newest_first(series: QuerySet[Series]) -> Iterator[list[tuple]]:
+    """``series`` newest first as plain values (``HISTORY_VALUES``), ``BATCH`` at a time: each
+    page one query from where the last ended, so memory stays the same whatever their number."""
+    ordered = series.order_by("-created_at", "-pk").distinct()
+    last: tuple | None = None
+    while True:
+        page = ordered
+        if last is not None:
+            page = page.filter(Q(created_at__lt=last[0]) | Q(created_at=last[0], pk__lt=last[1]))
+        rows = list(page.values_list(*HISTORY_VALUES)[:BATCH])
+        if not rows:
+            return
+        yield rows
+        last = (rows[-1][1], rows[-1][0])
+
+
+#: A history row's series, as ``_newest_first`` reads it: no deal is read.
+HISTORY_VALUES = (
+    "pk",
+    "created_at",
+    "finished_at",
+    "league__name",
+    "mode",
+    "rules",
+    "totals",
+    "deal_count",
+    "eggs",
+    "finished",
+    "goat_sides",
+    "winner_side",
+)
+
+
 def history_csv(series: QuerySet[Series]) -> Iterator[str]:
-    """One row per series, newest first: who played, the house rules, totals and the goat."""
+    """One row per series, newest first: who played, the house rules, totals and the goat; then
+    ``# end of export: N series``, the line a download cut short lacks.
+
+    Reads the figures ``series_refresh`` stored on each series and its seats, never a deal.
+    """
+    labels: dict[str, str] = {}
+
+    def label_of(ruleset) -> str:
+        text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else repr(ruleset)
+        if text not in labels:
+            try:
+                labels[text] = rules_label(rules.Ruleset.from_dict(ruleset))
+            except (rules.InvalidRuleset, TypeError, AttributeError):
+                labels[text] = ""
+        return labels[text]
 
     def rows():
         yield [
@@ -103,32 +153,39 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
             _("Goat"),
             _("Winner"),
         ]
-        for batch in series_batches(series.order_by("-created_at", "-pk")):
-            for item in sorted(batch, key=lambda s: (s.created_at, s.pk), reverse=True):
-                seats = list(item.seats.all())
-                names = [
-                    " & ".join(seat.player.name for seat in seats if seat.side == side)
-                    for side in range(rules.MAX_SIDES)
-                ]
-                totals = [*item.totals, "", "", ""][: rules.MAX_SIDES]
-                try:
-                    label = rules_label(item.ruleset)
-                except rules.InvalidRuleset:
-                    label = ""
+        modes = {mode.value: mode.label for mode in Mode}
+        for page in _newest_first(series):
+            seated: dict[int, list[list[str]]] = {}
+            for series_id, side, name in (
+                Seat.objects.filter(series_id__in=[row[0] for row in page])
+                .order_by("position")
+                .values_list("series_id", "side", "player__name")
+            ):
+                sides = seated.setdefault(series_id, [[] for _side in range(rules.MAX_SIDES)])
+                sides[side].append(name)
+            for row in page:
+                pk, created, ended, league, mode, ruleset, totals = row[:7]
+                deal_count, eggs, finished, goat_sides, winner_side = row[7:]
+                sides = seated.get(pk) or [[] for _side in range(rules.MAX_SIDES)]
+                names = [" & ".join(side) for side in sides]
                 yield [
-                    item.pk,
-                    when(item.created_at),
-                    when(item.finished_at) or "",
-                    item.league.name if item.league else "",
-                    Mode(item.mode).label,
-                    label,
+                    pk,
+                    when(created),
+                    when(ended) or "",
+                    league or "",
+                    modes.get(mode, mode),
+                    label_of(ruleset),
                     *names,
-                    *totals,
-                    item.deal_count,
-                    item.eggs,
-                    "yes" if item.finished else "no",
-                    " & ".join(names[side] for side in item.goat_sides),
-                    names[item.winner_side] if item.winner_side is not None else "",
+                    *[*totals, "", "", ""][: rules.MAX_SIDES],
+                    deal_count,
+                    eggs,
+                    "yes" if finished else "no",
+                    " & ".join(names[side] for side in goat_sides),
+                    names[winner_side] if winner_side is not None else "",
                 ]
 
-    return _csv_lines(rows())
+    count = -1  # the header is no series
+    for line in _csv_lines(rows()):
+        count += 1
+        yield line
+    yield f"{END_MARK} {count} series\n"

@@ -1,9 +1,11 @@
 """The JSON export: a backup that ``json_import`` restores exactly.
 
-The document (``"format": "kozel-scores"``, ``"version": 1``) holds leagues, players, series
+The document (``"format": "kozel-scores"``, ``"version": 2``) holds leagues, players, series
 with their seats, deals and audit events, and the usernames they mention, with ids and
 timestamps as stored. It is written one series per line, in id order, keys sorted, so the same
-data always gives the same bytes and a diff of two backups reads well.
+data always gives the same bytes and a diff of two backups reads well. It is streamed in pages
+of ``BATCH`` series (plain values, constant memory) and ends with ``"complete": true`` and the
+number of series: a document cut short is refused by the import, never taken for a backup.
 
 Secrets (a series' score and watch tokens, a league's invite and share tokens, and who belongs
 to a league) go into the document only when ``secrets=True``: the management command writes them
@@ -15,18 +17,23 @@ gives the series new links.
 from __future__ import annotations
 
 import json
+import uuid
+from collections import defaultdict
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 
 from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
 from scoring.table.derived import SERIES_FIELDS
-from scoring.table.replays import row_snapshot
 
 FORMAT = "kozel-scores"
-VERSION = 1
+#: Version 2 ends with ``"complete": true`` (``COMPLETE``); version 1 had no closing marker.
+VERSION = 2
+#: The key of the closing marker, the document's last: only a document read to its end has it.
+COMPLETE = "complete"
 BATCH = 200  # series per round of queries when exporting
 DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
@@ -45,84 +52,162 @@ def _line(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def series_batches(series: QuerySet[Series]) -> Iterator[list[Series]]:
-    """The series in id order with seats, deals and events loaded, a batch at a time."""
-    ids = list(series.order_by("pk").values_list("pk", flat=True).distinct())
-    for start in range(0, len(ids), BATCH):
-        batch = (
-            Series.objects.filter(pk__in=ids[start : start + BATCH])
-            .select_related("created_by", "league")
-            .prefetch_related(
-                Prefetch(
-                    "seats", queryset=Seat.objects.select_related("player").order_by("position")
-                ),
-                Prefetch(
-                    "deals", queryset=Deal.objects.select_related("recorded_by").order_by("number")
-                ),
-                Prefetch(
-                    "events",
-                    queryset=DealEvent.objects.select_related("actor").order_by("created_at", "pk"),
-                ),
-            )
-            .order_by("pk")
+def series_pages(series: QuerySet[Series]) -> Iterator[list[int]]:
+    """The ids of ``series`` in id order, ``BATCH`` at a time: each page one query from where
+    the last ended, so memory stays the same whatever the number of series."""
+    ids = series.order_by("pk").values_list("pk", flat=True).distinct()
+    last = 0
+    while True:
+        page = list(ids.filter(pk__gt=last)[:BATCH])
+        if not page:
+            return
+        yield page
+        last = page[-1]
+
+
+def _by_series(rows) -> dict[int, list[tuple]]:
+    grouped: dict[int, list[tuple]] = defaultdict(list)
+    for series_id, *rest in rows:
+        grouped[series_id].append(tuple(rest))
+    return grouped
+
+
+def _uuid(value: uuid.UUID | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
+    """The series ``ids`` as plain data with their seats, deals and events, in id order: four
+    queries of plain values (no model instances: a league of 150,000 deals is read in seconds)."""
+    username = get_user_model().USERNAME_FIELD
+    series_rows = (
+        Series.objects.filter(pk__in=ids)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "league_id",
+            "mode",
+            "rules",
+            "first_dealer",
+            "created_at",
+            "updated_at",
+            "finished_at",
+            f"created_by__{username}",
+            "rematch_of_id",
+            "version",
+            "score_token",
+            "watch_token",
+            *DERIVED,
         )
-        yield list(batch)
-
-
-def series_data(series: Series, *, secrets: bool) -> dict[str, Any]:
-    """One series as plain data, its seats, deals and events prefetched."""
-    data: dict[str, Any] = {
-        "id": series.pk,
-        "league": series.league_id,
-        "mode": series.mode,
-        "rules": series.rules,
-        "first_dealer": series.first_dealer,
-        "created_at": when(series.created_at),
-        "updated_at": when(series.updated_at),
-        "finished_at": when(series.finished_at),
-        "created_by": _name(series.created_by),
-        "rematch_of": series.rematch_of_id,
-        "version": series.version,
-        "derived": {name: getattr(series, name) for name in DERIVED},
-        "seats": [
-            {
-                "position": seat.position,
-                "player": seat.player_id,
-                "side": seat.side,
-                **{name: getattr(seat, name) for name in SEAT_DERIVED},
-            }
-            for seat in series.seats.all()
-        ],
-        "deals": [
-            {
-                "number": deal.number,
-                **row_snapshot(deal),
-                "created_at": when(deal.created_at),
-                "updated_at": when(deal.updated_at),
-                "recorded_by": _name(deal.recorded_by),
-                "entry_key": None if deal.entry_key is None else str(deal.entry_key),
-            }
-            for deal in series.deals.all()
-        ],
-        "events": [
-            {
-                "number": event.number,
-                "action": event.action,
-                "before": event.before,
-                "after": event.after,
-                "actor": _name(event.actor),
-                "via": event.via,
-                "created_at": when(event.created_at),
-                # A removed deal's key: its form stays spent in the restored database too.
-                "entry_key": None if event.entry_key is None else str(event.entry_key),
-            }
-            for event in series.events.all()
-        ],
-    }
-    if secrets:
-        data["score_token"] = series.score_token
-        data["watch_token"] = series.watch_token
-    return data
+    )
+    seats = _by_series(
+        Seat.objects.filter(series_id__in=ids)
+        .order_by("series_id", "position")
+        .values_list("series_id", "position", "player_id", "side", *SEAT_DERIVED)
+    )
+    deals = _by_series(
+        Deal.objects.filter(series_id__in=ids)
+        .order_by("series_id", "number")
+        .values_list(
+            "series_id",
+            "number",
+            "points_0",
+            "points_1",
+            "points_2",
+            "tricks_0",
+            "tricks_1",
+            "tricks_2",
+            "created_at",
+            "updated_at",
+            f"recorded_by__{username}",
+            "entry_key",
+        )
+    )
+    events = _by_series(
+        DealEvent.objects.filter(series_id__in=ids)
+        .order_by("series_id", "created_at", "pk")
+        .values_list(
+            "series_id",
+            "number",
+            "action",
+            "before",
+            "after",
+            f"actor__{username}",
+            "via",
+            "created_at",
+            "entry_key",
+        )
+    )
+    for row in series_rows:
+        pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch, version = row[
+            :11
+        ]
+        data: dict[str, Any] = {
+            "id": pk,
+            "league": league,
+            "mode": mode,
+            "rules": ruleset,
+            "first_dealer": dealer,
+            "created_at": when(created),
+            "updated_at": when(updated),
+            "finished_at": when(finished),
+            "created_by": by,
+            "rematch_of": rematch,
+            "version": version,
+            "derived": dict(zip(DERIVED, row[13:], strict=True)),
+            "seats": [
+                {
+                    "position": position,
+                    "player": player,
+                    "side": side,
+                    **dict(zip(SEAT_DERIVED, derived, strict=True)),
+                }
+                for position, player, side, *derived in seats.get(pk, ())
+            ],
+            "deals": [
+                {
+                    "number": number,
+                    "points": [p0, p1, p2],
+                    "tricks": [t0, t1, t2],
+                    "created_at": when(created_at),
+                    "updated_at": when(updated_at),
+                    "recorded_by": recorded_by,
+                    "entry_key": _uuid(entry_key),
+                }
+                for (
+                    number,
+                    p0,
+                    p1,
+                    p2,
+                    t0,
+                    t1,
+                    t2,
+                    created_at,
+                    updated_at,
+                    recorded_by,
+                    entry_key,
+                ) in deals.get(pk, ())
+            ],
+            "events": [
+                {
+                    "number": number,
+                    "action": action,
+                    "before": before,
+                    "after": after,
+                    "actor": actor,
+                    "via": via,
+                    "created_at": when(created_at),
+                    # A removed deal's key: its form stays spent in the restored database too.
+                    "entry_key": _uuid(entry_key),
+                }
+                for number, action, before, after, actor, via, created_at, entry_key in events.get(
+                    pk, ()
+                )
+            ],
+        }
+        if secrets:
+            data["score_token"], data["watch_token"] = row[11], row[12]
+        yield data
 
 
 def _usernames(data: dict[str, Any]) -> set[str]:
@@ -177,11 +262,13 @@ def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[
             users.add(data["user"])
         yield ("\n" if index == 0 else ",\n") + _line(data)
     yield '],\n"series":['
-    first = True
-    for batch in series_batches(series):
-        for item in batch:
-            data = series_data(item, secrets=secrets)
+    count = 0
+    for page in series_pages(series):
+        for data in series_data(page, secrets=secrets):
             users.update(_usernames(data))
-            yield ("\n" if first else ",\n") + _line(data)
-            first = False
-    yield '],\n"users":' + _line(sorted(users)) + "}\n"
+            yield ("\n" if count == 0 else ",\n") + _line(data)
+            count += 1
+    # The closing marker: a document cut short (a worker timed out mid-stream, a download
+    # interrupted) lacks it, and the import refuses it.
+    yield '],\n"users":' + _line(sorted(users)) + f',\n"series_count":{count},'
+    yield f'\n"{COMPLETE}":true}}\n'

@@ -24,7 +24,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.backup.json_export import FORMAT, SEAT_DERIVED, VERSION
+from scoring.backup.json_export import COMPLETE, FORMAT, SEAT_DERIVED, VERSION
 from scoring.middleware import MAX_ID
 from scoring.models import (
     MAX_LEAGUE_NAME,
@@ -46,6 +46,10 @@ from scoring.table.forms import engine_message
 from scoring.table.replays import engine_deal, row_values
 
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
+
+
+#: The document versions this site restores: 1 (no closing mark) and 2 (``COMPLETE``).
+READS = (1, VERSION)
 
 
 class ImportRefused(Exception):
@@ -210,10 +214,19 @@ class _Importer:
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise ImportRefused(_("This is not a Kozel scores export."))
         top = _Check(document, _("the file"))
-        if top.data.get("version") != VERSION:
+        version = top.data.get("version")
+        if version not in READS or isinstance(version, bool):
             raise ImportRefused(
                 _("This export has version %(found)s; this site reads version %(version)s.")
-                % {"found": top.data.get("version"), "version": VERSION}
+                % {"found": version, "version": ", ".join(map(str, READS))}
+            )
+        if version >= 2 and top.data.get(COMPLETE) is not True:
+            raise ImportRefused(
+                _(
+                    "This export is incomplete: it lacks the closing mark of a finished export "
+                    "(cut short while it was written or downloaded). Export it again; nothing "
+                    "was imported."
+                )
             )
         self.top = top
         self.secrets = top.boolean("secrets")
@@ -255,7 +268,17 @@ class _Importer:
         keys = league_keys((p.pk, p.league_id, p.name) for p, _user in self.players)
         for player, _user in self.players:
             player.name_key = keys[player.pk]
-        for raw in self.top.items("series"):
+        listed = self.top.items("series")
+        count = self.top.data.get("series_count", len(listed))
+        if count != len(listed):
+            raise ImportRefused(
+                _(
+                    "This export is incomplete: it announces %(count)s series but holds "
+                    "%(found)s. Export it again; nothing was imported."
+                )
+                % {"count": count, "found": len(listed)}
+            )
+        for raw in listed:
             check = _Check(raw, _("a series"))
             pk = check.integer("id", low=1, high=MAX_ID)
             if pk in self.series_ids:
@@ -577,6 +600,17 @@ def history_import(document: Any) -> ImportSummary:
 def history_import_text(text: str | bytes) -> ImportSummary:
     try:
         document = json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.pos >= len(error.doc.rstrip()):
+            raise ImportRefused(
+                _(
+                    "The file ends too early: the export was cut short (an interrupted "
+                    "download?). Export it again; nothing was imported."
+                )
+            ) from None
+        raise ImportRefused(
+            _("The file is not valid JSON (%(error)s).") % {"error": error}
+        ) from None
     except (ValueError, RecursionError) as error:
         raise ImportRefused(
             _("The file is not valid JSON (%(error)s).") % {"error": error}

@@ -57,10 +57,17 @@ def _locked_league(league: League, *, archived_ok: bool = False) -> League:
     return locked
 
 
-def _results_rewritten(league_id: int) -> None:
-    """The one place league writes say "the league's finished series were rewritten" (players
-    merged or a merge undone): the standings are counted again from the start."""
-    services.results_changed(league_id, rewritten=True)
+def _results_rewritten(league_id: int, series_ids: list[int]) -> None:
+    """The one place league writes say "these series of the league were rewritten" (players
+    merged or a merge undone): the standings' running totals go back to before the first of
+    them to finish, and are folded again from there."""
+    first = (
+        Series.objects.filter(pk__in=series_ids, finished_at__isnull=False)
+        .order_by("finished_at", "pk")
+        .values_list("finished_at", "pk")
+        .first()
+    )
+    services.results_changed(league_id, since=first or (None, 0))
 
 
 @transaction.atomic
@@ -269,7 +276,8 @@ def series_move_to_league(*, series: Series, league: League, user: User) -> Seri
     series.version += 1  # standings of the league now include it; live views refresh
     series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
     if series.finished:
-        services.results_changed(league.pk, rewritten=True)  # it may have finished long ago
+        # It may have finished long ago: the league's totals are refolded from it.
+        services.results_changed(league.pk, since=(series.finished_at, series.pk))
     # Quick-game players that no other game uses would only clutter name suggestions.
     Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
     return series
@@ -419,7 +427,7 @@ def players_merge(
     )
     source.delete()
     Series.objects.filter(pk__in=series_ids).update(version=F("version") + 1)
-    _results_rewritten(league.pk)
+    _results_rewritten(league.pk, series_ids)
     return event
 
 
@@ -493,7 +501,7 @@ def merge_undo(*, league: League, event_id: int, user: User | None) -> Player:
         target={"id": target.pk, "name": target.name},
     )
     Series.objects.filter(pk__in=series_ids).update(version=F("version") + 1)
-    _results_rewritten(league.pk)
+    _results_rewritten(league.pk, series_ids)
     return restored
 
 

@@ -2,12 +2,16 @@
 
 Everything is counted from what ``services.series_refresh`` stored on each finished series and
 its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the seats' deal tallies
-such as ``deals_naked``), folded series by series into a ``ledger.Ledger`` (ratings
-depend on the order). The table shown is kept in a ``StandingsSnapshot`` row with the tally it
-came from, and is valid while the league's ``results_version`` stays what it was: every write
-that changes a finished series bumps it. When it has moved, the stored tally takes in only the
-series finished since, unless a finished series was changed otherwise since the tally was made
-(``results_rewritten``); then everything is folded again.
+such as ``deals_naked``), through the league's running totals (``totals``): a player's row
+under a filter is their ``RunningTotal`` at the filter's end minus the one before its start,
+the partnerships a sum of ``PairResult`` rows, so a view costs a few index seeks per player
+whatever the size of the league or the filter.
+
+Ratings under a filter: openskill ratings depend on every series before, in order, so a rating
+recounted over a season alone would mean refolding the season at each new filter. The rating
+shown is the league's rating (every series, every ruleset) right after the player's last series
+the filter counts: the whole league's rating for no filter, where each player stood at the end
+of a season for a season.
 """
 
 from __future__ import annotations
@@ -16,28 +20,35 @@ import heapq
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db import IntegrityError, transaction
-from django.db.models import Count, F, Q, QuerySet
-from django.utils import timezone
+from django.db import connection
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    F,
+    FloatField,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Cast
 from django.utils.formats import get_format
 
 from scoring import rules
 from scoring.days import day_start, next_day_start
-from scoring.leagues.ledger import Ledger, OutOfOrder, Pairs, pair_ids, seat_rows
+from scoring.leagues import totals
 from scoring.leagues.ranking import rank_key
 from scoring.leagues.ratings import Rating
-from scoring.models import League, Player, Seat, Series, StandingsSnapshot
+from scoring.models import League, PairResult, Player, RunningTotal, Seat
 from scoring.rulesets import ruleset_from_key
 
-#: Bump when the snapshot's data layout changes: old rows are then recomputed.
-SNAPSHOT_FORMAT = "7"
-#: Players shown at first (the best ranked), and all the snapshot keeps of them; "everyone"
-#: reads the rest from its tally.
+#: Players shown at first (the best ranked); "everyone" shows them all.
 TOP_PLAYERS = 20
-#: Snapshots kept per league (one per filter recently looked at).
-SNAPSHOTS_KEPT = 12
 #: Partnerships shown: the best of those that played at least a few series together.
 PAIRS_SHOWN = 10
+#: Partnerships ranked: those that played at least this many series together.
+PAIR_MIN_SERIES = 3
 ALL_RULES = ""
 
 
@@ -68,29 +79,10 @@ class StandingsFilter:
                 conditions[f"{prefix}rules__{name}"] = value
         return Q(**conditions)
 
-    def accepts(self, finished_at: datetime, ruleset_data) -> bool:
-        """Whether a series that finished at ``finished_at`` counts: ``series_q`` in Python."""
-        if self.date_from and finished_at < day_start(self.date_from):
-            return False
-        if self.date_to and finished_at >= next_day_start(self.date_to):
-            return False
-        if not self.ruleset:
-            return True
-        ruleset = ruleset_from_key(self.ruleset)
-        return (
-            ruleset is not None
-            and isinstance(ruleset_data, dict)
-            and all(ruleset_data.get(name) == value for name, value in ruleset.to_dict().items())
-        )
-
 
 def one_decimal(value: float) -> str:
     """``value`` with one decimal, in the current language (``floatformat:1``, cheaper)."""
     return f"{value:.1f}".replace(".", get_format("DECIMAL_SEPARATOR"))
-
-
-def filtered_series(league: League, flt: StandingsFilter) -> QuerySet[Series]:
-    return Series.objects.filter(flt.series_q(league))
 
 
 class PerSeries:
@@ -143,112 +135,6 @@ class PairRow(PerSeries):
     defeat: int
 
 
-def compute(ledger: Ledger) -> dict:
-    """The snapshot's data from a tally: plain lists, as stored in JSON; of the players only
-    the ``TOP_PLAYERS`` best ranked (a league of 200 would make every view read them all)."""
-    rulesets = sorted(ledger.rulesets, key=lambda key: (key not in rules.PRESETS, key))
-    return {
-        "players": heapq.nsmallest(TOP_PLAYERS, player_rows(ledger), key=_player_order),
-        "player_count": len(ledger.players),
-        "pairs": best_pairs(ledger.pairs),
-        "rulesets": rulesets,
-        "series": ledger.counted,
-    }
-
-
-def player_rows(ledger: Ledger) -> list[list]:
-    """A row per player: id, ``PLAYER_COUNTS``, then μ, σ and rated series (None without)."""
-    rows = []
-    for pid, (played, won, goats, defeat, eggs, naked) in ledger.players.items():
-        mu, sigma, rated = ledger.ratings.get(pid, (None, None, 0))
-        rows.append([pid, played, won, goats, defeat, eggs, naked, mu, sigma, rated])
-    return rows
-
-
-def _player_order(row: list) -> tuple:
-    """The standings' rank (``ranking.rank_key``) of a row of ``player_rows``."""
-    pid, _played, won, goats, *_counts, mu, sigma, _rated = row
-    return rank_key(won=won, goats=goats, mu=mu, sigma=sigma, player_id=pid)
-
-
-def best_pairs(pairs: Pairs) -> list[list[int]]:
-    """The partnerships worth a table: best win rate first, among pairs with a few series.
-
-    A league of 200 players has thousands of pairs that met once; only the best few are kept,
-    from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
-    Each row: the two player ids, then ``ledger.PAIR_COUNTS``.
-    """
-    ranked = pairs.regular or pairs.occasional()
-    rows = [[*pair_ids(key), *counts] for key, counts in ranked.items()]
-    return heapq.nsmallest(
-        PAIRS_SHOWN, rows, key=lambda row: (-row[3] / row[2], -row[2], row[0], row[1])
-    )
-
-
-def _tally(league: League, flt: StandingsFilter, stored: dict | None, rewritten: int) -> Ledger:
-    """The tally under ``flt`` today: the stored one with the series finished since, if no
-    finished series was changed otherwise since it was made; or every series again."""
-    ledger = Ledger.from_json(stored) if stored else None
-    if ledger is not None and ledger.version >= rewritten:
-        try:
-            ledger.fold(seat_rows(league, since=ledger.since), accepts=flt.accepts)
-        except OutOfOrder:
-            pass
-        else:
-            return ledger
-    ledger = Ledger()
-    ledger.fold(seat_rows(league, since=None), accepts=flt.accepts)
-    return ledger
-
-
-def _snapshot_data(league: League, flt: StandingsFilter) -> dict:
-    snapshot = (
-        StandingsSnapshot.objects.filter(league=league, key=flt.key)
-        .annotate(current=F("league__results_version"), rewritten=F("league__results_rewritten"))
-        .defer("ledger")
-        .first()
-    )
-    if snapshot is not None and snapshot.fingerprint == _fingerprint(snapshot.current):
-        return snapshot.data
-    if snapshot is not None:
-        current, rewritten = snapshot.current, snapshot.rewritten
-        ledgers = StandingsSnapshot.objects.filter(pk=snapshot.pk).values_list("ledger", flat=True)
-        stored = ledgers.first() if snapshot.fingerprint.startswith(f"{SNAPSHOT_FORMAT}:") else None
-    else:
-        current, rewritten = League.objects.values_list("results_version", "results_rewritten").get(
-            pk=league.pk
-        )
-        stored = None
-    # Read first: a series that ends meanwhile makes the next view look again.
-    try:
-        ledger = _tally(league, flt, stored, rewritten)
-        data = compute(ledger)
-    except (ValueError, TypeError, KeyError, IndexError):  # a stored tally that does not parse
-        ledger = _tally(league, flt, None, rewritten)
-        data = compute(ledger)
-    ledger.version = current
-    values = {"fingerprint": _fingerprint(current), "data": data, "ledger": ledger.to_json()}
-    if snapshot is not None:  # written over, without reading it back
-        written = timezone.now()
-        StandingsSnapshot.objects.filter(pk=snapshot.pk).update(computed_at=written, **values)
-        return data
-    try:
-        with transaction.atomic():
-            StandingsSnapshot.objects.create(league=league, key=flt.key, **values)
-    except IntegrityError:
-        return data  # another request stored the same snapshot at the same moment
-    # A new filter looked at: forget the ones looked at longest ago.
-    stale = StandingsSnapshot.objects.filter(league=league).order_by("-computed_at", "-pk")
-    StandingsSnapshot.objects.filter(
-        pk__in=list(stale.values_list("pk", flat=True)[SNAPSHOTS_KEPT:])
-    ).delete()
-    return data
-
-
-def _fingerprint(results_version: int) -> str:
-    return f"{SNAPSHOT_FORMAT}:{results_version}"
-
-
 @dataclass(frozen=True)
 class Standings:
     series: int  # finished series counted
@@ -262,14 +148,157 @@ class Standings:
         return self.player_count - len(self.players)
 
 
+@dataclass(frozen=True)
+class _Range:
+    """A filter as the running totals read it: the rows before ``start`` are subtracted from
+    the rows before ``end`` (None: no bound), of the ruleset ``key`` only (None: all of them)."""
+
+    start: datetime | None
+    end: datetime | None
+    key: str | None
+
+    @classmethod
+    def of(cls, flt: StandingsFilter) -> _Range | None:
+        """None for a ruleset no series can have been played with."""
+        if flt.ruleset and ruleset_from_key(flt.ruleset) is None:
+            return None
+        return cls(
+            start=day_start(flt.date_from) if flt.date_from else None,
+            end=next_day_start(flt.date_to) if flt.date_to else None,
+            key=flt.ruleset or None,
+        )
+
+    def fields(self) -> tuple[str, ...]:
+        counts = totals.COUNTS if self.key is None else totals.RULES_COUNTS
+        series = "league_series" if self.key is None else "rules_series"
+        return (*counts, series)
+
+    def last_before(self, rows: QuerySet[RunningTotal], before: datetime | None):
+        """The latest of ``rows`` before ``before``: a subquery for its pk (an index seek)."""
+        if self.key is not None:
+            rows = rows.filter(rules_key=self.key)
+        if before is not None:
+            rows = rows.filter(finished_at__lt=before)
+        return Subquery(rows.order_by("-finished_at", "-series_id").values("pk")[:1])
+
+
+def _player_rows(league: League, span: _Range) -> list[list]:
+    """Every player's row under ``span``: id, ``PLAYER_COUNTS``, then μ, σ and rated series.
+
+    One query, two index seeks per player of the league (the row at the range's end and the one
+    before its start, subtracted in SQL), whatever the number of series. The rating is the
+    league's (every series, in finishing order) right after the player's last series counted.
+    Written in SQL: the ORM would need a second query to subtract the rows it found.
+    """
+    quote = connection.ops.quote_name
+    column = {f.name: quote(str(f.column)) for f in RunningTotal._meta.concrete_fields}
+    totals, players = quote(RunningTotal._meta.db_table), quote(Player._meta.db_table)
+    params: list = []
+
+    def seek(before: datetime | None) -> str:
+        conditions = [f"t.{column['player']} = p.{quote('id')}"]
+        if span.key is not None:
+            conditions.append(f"t.{column['rules_key']} = %s")
+            params.append(span.key)
+        if before is not None:
+            conditions.append(f"t.{column['finished_at']} < %s")
+            params.append(connection.ops.adapt_datetimefield_value(before))
+        return (
+            f"(SELECT t.{quote('id')} FROM {totals} t WHERE {' AND '.join(conditions)} "
+            f"ORDER BY t.{column['finished_at']} DESC, t.{column['series']} DESC LIMIT 1)"
+        )
+
+    counts = [column[name] for name in span.fields()[:-1]]
+    if span.start is None:
+        select = ", ".join(f"e.{name}" for name in counts)
+        start_join = ""
+    else:
+        select = ", ".join(f"e.{name} - COALESCE(s.{name}, 0)" for name in counts)
+        start_join = f" LEFT JOIN {totals} s ON s.{quote('id')} = {{start}}"
+    end = seek(span.end)
+    start_join = start_join.format(start=seek(span.start)) if start_join else ""
+    params.append(league.pk)
+    sql = (
+        f"SELECT p.{quote('id')}, {select}, e.{column['mu']}, e.{column['sigma']}, "
+        f"e.{column['rated']} FROM {players} p JOIN {totals} e ON e.{quote('id')} = {end}"
+        f"{start_join} WHERE p.{quote('league_id')} = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [list(row) for row in cursor.fetchall() if row[1] > 0]
+
+
+def _series_count(league: League, span: _Range) -> int:
+    """The series counted under ``span``: the league's running count at its end minus the one
+    before its start (two seeks)."""
+    rows = RunningTotal.objects.filter(league=league)
+    field = span.fields()[-1]
+    ends = League.objects.filter(pk=league.pk).annotate(
+        end=span.last_before(rows, span.end),
+        start=span.last_before(rows, span.start)
+        if span.start
+        else Value(None, output_field=BigIntegerField()),
+    )
+    end, start = ends.values_list("end", "start").get()
+    numbers = dict(
+        RunningTotal.objects.filter(pk__in=[pk for pk in (end, start) if pk]).values_list(
+            "pk", field
+        )
+    )
+    return max(numbers.get(end, 0) - numbers.get(start, 0), 0)  # 0 for a start after the end
+
+
+def _pair_rows(league: League, span: _Range) -> list[list[int]]:
+    """The partnerships worth a table: best win rate first, among pairs with a few series.
+
+    A league of 200 players has thousands of pairs that met once; only the best few are kept,
+    from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
+    Each row: the two player ids, then played, won, goats, defeat points. One aggregate over
+    the range's ``PairResult`` rows.
+    """
+    rows = PairResult.objects.filter(league=league)
+    if span.start is not None:
+        rows = rows.filter(finished_at__gte=span.start)
+    if span.end is not None:
+        rows = rows.filter(finished_at__lt=span.end)
+    if span.key is not None:
+        rows = rows.filter(rules_key=span.key)
+    grouped = (
+        rows.values("first_id", "second_id")
+        .annotate(played=Count("pk"), won=Sum("won"), goats=Sum("goat"), defeat=Sum("defeat"))
+        .annotate(rate=Cast(F("won"), FloatField()) / Cast(F("played"), FloatField()))
+        .order_by("-rate", "-played", "first_id", "second_id")
+    )
+    fields = ("first_id", "second_id", "played", "won", "goats", "defeat")
+    best = list(grouped.filter(played__gte=PAIR_MIN_SERIES).values_list(*fields)[:PAIRS_SHOWN])
+    if not best:
+        best = list(grouped.values_list(*fields)[:PAIRS_SHOWN])
+    return [list(row) for row in best]
+
+
+def _player_order(row: list) -> tuple:
+    """The standings' rank (``ranking.rank_key``) of a row of ``_player_rows``."""
+    pid, _played, won, goats, *_counts, mu, sigma, _rated = row
+    return rank_key(won=won, goats=goats, mu=mu, sigma=sigma, player_id=pid)
+
+
 def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
     """The league's best ranked players (all of them with ``everyone``) and best partnerships
-    under ``flt``."""
-    data = _snapshot_data(league, flt)
-    shown = data["players"]
-    if everyone and data["player_count"] > len(shown):
-        shown = _every_player(league, flt) or shown
-    ids = {row[0] for row in shown} | {pid for row in data["pairs"] for pid in row[:2]}
+    under ``flt``, from the running totals (brought up to date first)."""
+    totals.totals_update(league)
+    span = _Range.of(flt)
+    if span is None:
+        every, pair_rows, series = [], [], 0
+    else:
+        every = _player_rows(league, span)
+        pair_rows = _pair_rows(league, span)
+        series = _series_count(league, span)
+    shown = (
+        sorted(every, key=_player_order)
+        if everyone
+        else heapq.nsmallest(TOP_PLAYERS, every, key=_player_order)
+    )
+    ids = {row[0] for row in shown} | {pid for row in pair_rows for pid in row[:2]}
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
     players = [
         PlayerRow(
@@ -296,40 +325,28 @@ def league_standings(league: League, flt: StandingsFilter, everyone: bool = Fals
             goats=goats,
             defeat=defeat,
         )
-        for first, second, played, won, goats, defeat in data["pairs"]
+        for first, second, played, won, goats, defeat in pair_rows
     ]
     return Standings(
-        series=data["series"],
+        series=series,
         players=players,
-        player_count=data["player_count"],
+        player_count=len(every),
         pairs=pairs,
-        rulesets=_rulesets(data),
+        rulesets=_rulesets(league.totals_rulesets),
     )
 
 
-def _every_player(league: League, flt: StandingsFilter) -> list[list] | None:
-    """Every player's row, best ranked first, from the tally the snapshot was just made from."""
-    stored = (
-        StandingsSnapshot.objects.filter(league=league, key=flt.key)
-        .values_list("ledger", flat=True)
-        .first()
-    )
-    ledger = Ledger.from_json(stored) if stored else None
-    return sorted(player_rows(ledger), key=_player_order) if ledger else None
-
-
-def _rulesets(data: dict) -> list[tuple[str, rules.Ruleset]]:
-    found = [(key, ruleset_from_key(key)) for key in data["rulesets"]]
+def _rulesets(keys: list[str]) -> list[tuple[str, rules.Ruleset]]:
+    ordered = sorted(keys, key=lambda key: (key not in rules.PRESETS, key))
+    found = [(key, ruleset_from_key(key)) for key in ordered]
     return [(key, ruleset) for key, ruleset in found if ruleset is not None]
 
 
 def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:
-    """The rulesets the league's finished series were played with, by key, presets first.
-
-    Taken from the all-series snapshot: a ruleset nobody finished a series with has no
-    standings to show.
-    """
-    return _rulesets(_snapshot_data(league, StandingsFilter()))
+    """The rulesets the league's finished series were played with, by key, presets first: a
+    ruleset nobody finished a series with has no standings to show."""
+    totals.totals_update(league)
+    return _rulesets(league.totals_rulesets)
 
 
 @dataclass(frozen=True)

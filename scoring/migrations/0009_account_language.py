@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        ("scoring", "0007_dealevent_entry_key"),
+        ("scoring", "0008_running_totals"),
     ]
 
     operations = [

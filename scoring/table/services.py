@@ -15,13 +15,26 @@ import enum
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import MAX_DEALS, Deal, DealEvent, League, Player, Seat, Series, new_token
+from scoring.models import (
+    MAX_DEALS,
+    Deal,
+    DealEvent,
+    League,
+    PairResult,
+    Player,
+    RunningTotal,
+    Seat,
+    Series,
+    new_token,
+)
 from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
@@ -98,13 +111,17 @@ def _rows(series: Series) -> list[Deal]:
 
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
     """Store what the engine derived from the deals on the series and its seats."""
-    if series.league_id is not None and (state.finished or series.finished):
-        # One more series ending only adds to the standings; anything else rewrites them.
-        results_changed(series.league_id, rewritten=series.finished)
+    changed = series.league_id is not None and (state.finished or series.finished)
+    # Where the series stood in the league's finishing order before this change, or where it
+    # now ends: the standings' running totals are kept up to just before it.
+    since = (series.finished_at, series.pk) if series.finished else None
     if state.finished and not series.finished:
         series.finished_at = timezone.now()
     elif not state.finished:
         series.finished_at = None
+    if changed and series.league_id is not None:
+        since = since or (series.finished_at, series.pk)
+        results_changed(series.league_id, since=since)
     derived = derived_values(state)
     for name, value in derived.series.items():
         setattr(series, name, value)
@@ -116,12 +133,37 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
         Seat.objects.filter(series=series, side=side).update(**values)
 
 
-def results_changed(league_id: int, *, rewritten: bool) -> None:
-    """A series of the league finished, or (``rewritten``) a finished one changed otherwise:
-    its standings are stale. Locks the league's row until the transaction ends, so that series
-    of one league finish one after the other."""
-    bump = F("results_version") + 1
-    changes = {"results_version": bump, **({"results_rewritten": bump} if rewritten else {})}
+def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
+    """A finished series of the league changed, or one finished, at ``since`` in the finishing
+    order ``(finished_at, pk)``: the league's running totals from there on are deleted and
+    ``totals_until`` moved back before it (a series ending after the mark, the common case,
+    deletes nothing). Locks the league's row until the transaction ends, so that series of one
+    league finish one after the other and no fold writes totals for a series meanwhile changed.
+    """
+    league = (
+        League.objects.select_for_update()
+        .only("totals_until", "totals_until_series", "totals_rulesets", "results_version")
+        .get(pk=league_id)
+    )
+    changes: dict[str, Any] = {"results_version": F("results_version") + 1}
+    at, pk = since
+    until = (league.totals_until, league.totals_until_series)
+    if at is not None and until[0] is not None and (at, pk) <= until:
+        # From ``since`` on: a range on the index (league, finished_at, series).
+        later = Q(finished_at__gte=at) & ~Q(finished_at=at, series_id__lt=pk)
+        totals = RunningTotal.objects.filter(league_id=league_id)
+        removed = set(totals.filter(later).values_list("rules_key", flat=True).distinct())
+        totals.filter(later).delete()
+        PairResult.objects.filter(later, league_id=league_id).delete()
+        last = (
+            totals.order_by("-finished_at", "-series_id")
+            .values_list("finished_at", "series_id")
+            .first()
+        )
+        changes["totals_until"], changes["totals_until_series"] = last or (None, None)
+        # A ruleset whose series are all gone is no longer offered (an index seek per ruleset).
+        gone = {key for key in removed if not totals.filter(rules_key=key).exists()}
+        changes["totals_rulesets"] = [key for key in league.totals_rulesets if key not in gone]
     League.objects.filter(pk=league_id).update(**changes)
 
 

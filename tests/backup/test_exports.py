@@ -291,7 +291,9 @@ def test_a_json_backup_keeps_formula_like_names_exactly(league):
 
 def test_the_history_csv_has_a_row_per_series_newest_first(history):
     rows = parse_csv(history_csv(Series.objects.all()))
-    assert len(rows) == 4
+    assert len(rows) == 5
+    assert rows[-1] == ["# end of export: 3 series"]
+    rows = rows[:-1]
     newest_first = sorted(Series.objects.all(), key=lambda s: (s.created_at, s.pk), reverse=True)
     assert [int(row[0]) for row in rows[1:]] == [s.pk for s in newest_first]
     goat_row = next(row for row in rows[1:] if int(row[0]) == history[0].pk)
@@ -356,3 +358,57 @@ def test_any_corrupted_value_is_imported_or_refused_never_a_crash(history):
             outcomes["refused"] += 1
     assert outcomes["refused"] > 100  # most corruptions are caught; none raised anything else
     assert counts() == (0, 0, 0, 0, 0, 0, 0)
+
+
+# Documents cut short: the closing mark, and documents of version 1 ----------------------------
+
+
+def test_a_document_ends_with_its_series_count_and_the_closing_mark(history):
+    document = exported()
+    assert document.endswith('"series_count":3,\n"complete":true}\n')
+    data = json.loads(document)
+    assert (data["version"], data["complete"], data["series_count"]) == (2, True, 3)
+
+
+def test_a_document_cut_short_at_any_line_is_refused_and_nothing_is_imported(history):
+    document = exported()
+    wipe()
+    lines = document.splitlines(keepends=True)
+    for end in range(1, len(lines)):
+        with pytest.raises(ImportRefused, match=r"cut short|incomplete"):
+            history_import_text("".join(lines[:end]))
+    assert counts() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_version_2_document_closed_by_hand_without_its_mark_is_refused(history):
+    data = json.loads(exported())
+    del data["complete"]
+    wipe()
+    with pytest.raises(ImportRefused, match="incomplete"):
+        history_import(data)
+    data["complete"] = True
+    data["series"] = data["series"][:-1]  # a series lost, the rest closed by hand
+    with pytest.raises(ImportRefused, match="announces 3 series but holds 2"):
+        history_import(data)
+    assert counts() == (0, 0, 0, 0, 0, 0, 0)
+
+
+def test_a_version_1_document_without_a_closing_mark_still_imports(history):
+    before = exported()
+    kept = counts()
+    data = json.loads(before)
+    data["version"] = 1
+    del data["complete"], data["series_count"]
+    wipe()
+    assert history_import(data).series == 3
+    assert exported() == before
+    assert counts() == kept
+
+
+def test_the_history_csv_ends_with_its_series_count_after_every_page(history, monkeypatch):
+    monkeypatch.setattr("scoring.backup.csv_export.BATCH", 2)  # two pages of series
+    rows = parse_csv(history_csv(Series.objects.all()))
+    assert [int(row[0]) for row in rows[1:-1]] == sorted(
+        Series.objects.values_list("pk", flat=True), reverse=True
+    )
+    assert rows[-1] == ["# end of export: 3 series"]

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import csv
 import io
+import json
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
+from scoring.backup.json_export import export_json
+from scoring.backup.json_import import history_import_text
 from scoring.demo import demo_generate
+from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import (
     Deal,
     DealEvent,
@@ -19,6 +25,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from tests.helpers import streamed
 
 LEAGUE_MODELS = [League, Membership, Player, Series, Seat, Deal, DealEvent]
 
@@ -133,3 +140,35 @@ def test_a_json_dump_loses_the_microseconds_of_times(tmp_path):
     call_command("flush", "--noinput")
     call_command("loaddata", str(dump), stdout=io.StringIO())
     assert {user.date_joined.microsecond for user in get_user_model().objects.all()} == {123000}
+
+
+def test_the_demo_league_exported_over_http_parses_and_imports_back_identical(demo):
+    """Both downloads stream (read here as a browser would, piece by piece), end with their
+    closing mark, and the JSON restores the league: the same document again, the same standings."""
+    owner = Membership.objects.filter(league=demo, role="owner").select_related("user").get().user
+    client = Client()
+    client.force_login(owner)
+    query = f"?league={demo.pk}"
+    response = client.get(f"/history/export.json{query}")
+    assert response.status_code == 200 and response.streaming
+    document = b"".join(response.streaming_content).decode()
+    data = json.loads(document)
+    assert (data["complete"], data["series_count"]) == (True, Series.objects.count())
+    series = Series.objects.filter(league=demo)
+    assert document == "".join(export_json(series, secrets=False))
+    table = league_standings(demo, StandingsFilter(), everyone=True)
+    assert table.series > 0
+
+    rows = list(csv.reader(io.StringIO(streamed(client.get(f"/history/export.csv{query}")))))
+    assert [int(row[0]) for row in rows[1:-1]] == list(
+        series.order_by("-created_at", "-pk").values_list("pk", flat=True)
+    )
+    assert rows[-1] == [f"# end of export: {series.count()} series"]
+
+    Series.objects.filter(league=demo).delete()
+    League.objects.filter(pk=demo.pk).delete()
+    history_import_text(document)
+    restored = League.objects.get(pk=demo.pk)
+    assert "".join(export_json(Series.objects.filter(league=restored), secrets=False)) == document
+    assert league_standings(restored, StandingsFilter(), everyone=True) == table
+    assert "0 disagreed" in check_integrity()

@@ -262,7 +262,8 @@ def test_downloads_hold_only_visible_series_and_never_links(league, viewer, outs
     assert data["secrets"] is False and series.score_token not in text
     assert json.loads(streamed(logged_in(outsider).get("/history/export.json")))["series"] == []
     rows = streamed(logged_in(viewer).get("/history/export.csv")).splitlines()
-    assert len(rows) == 2 and rows[1].startswith(f"{series.pk},")
+    assert len(rows) == 3 and rows[1].startswith(f"{series.pk},")
+    assert rows[2] == "# end of export: 1 series"
 
 
 def test_a_series_downloads_as_csv_and_json(league, viewer, outsider):

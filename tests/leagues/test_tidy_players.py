@@ -64,7 +64,7 @@ def test_a_merge_moves_every_seat_and_the_standings_follow(typo, owner):
     names = standings_names(typo)
     assert names["Anna"] == 3 and "Anya" not in names
     typo.refresh_from_db()
-    assert typo.results_rewritten > league.results_rewritten
+    assert typo.results_version > league.results_version
     assert event.data["source"]["name"] == "Anya" and event.actor == owner
 
 

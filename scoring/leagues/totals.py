@@ -1,0 +1,308 @@
+"""A league's running totals: per player, after each finished series, everything counted so far.
+
+The standings count finished series in the order they finished, ``(finished_at, pk)``. For each
+one, ``totals_update`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
+(series played, won, goat, defeat points, eggs, naked deals) over every series of the league up
+to and including it, the same over the series of its ruleset, and the openskill rating after it
+(ratings depend on the order); and a ``PairResult`` row per partnership of a two-teams series.
+A standings view under any filter then costs a few index seeks per player, whatever the size
+of the league (``standings``).
+
+``League.totals_until`` marks how far the rows are valid. A change to a finished series (a deal
+of it undone or edited, a finished game moved in, a series finishing "in the past" because two
+app servers' clocks disagree) goes through ``table.services.results_changed``, which deletes the
+rows from that series' position on and moves the mark back; the next view folds only the series
+after the mark. So "finish, undo, finish again" folds one series, and an edit of a series long
+ago refolds the series after it (not the ones before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import groupby
+
+from django.db import connection, transaction
+from django.db.models import QuerySet
+
+from scoring import rules
+from scoring.leagues.ratings import RatingState, SeatResult, rate_match
+from scoring.models import League, PairResult, RunningTotal, Seat, Series
+from scoring.modes import Mode
+from scoring.rulesets import ruleset_key
+
+#: One row per seat of a finished series, as the fold reads them.
+SEAT_ROW = (
+    "series_id",
+    "series__finished_at",
+    "series__mode",
+    "series__rules",
+    "series__eggs",
+    "player_id",
+    "side",
+    "total",
+    "is_winner",
+    "is_goat",
+    "deals_naked",
+)
+#: A player's counts, in the order of ``RunningTotal``'s fields (and ``rules_`` + each).
+COUNTS = ("played", "won", "goats", "defeat", "eggs", "naked")
+RULES_COUNTS = tuple(f"rules_{name}" for name in COUNTS)
+#: The columns of a ``RunningTotal`` and a ``PairResult`` row, as the fold writes them.
+TOTAL_COLUMNS = (
+    "league",
+    "series",
+    "player",
+    "finished_at",
+    "rules_key",
+    *COUNTS,
+    *RULES_COUNTS,
+    "mu",
+    "sigma",
+    "rated",
+    "league_series",
+    "rules_series",
+)
+PAIR_COLUMNS = (
+    "league",
+    "series",
+    "first",
+    "second",
+    "finished_at",
+    "rules_key",
+    "won",
+    "goat",
+    "defeat",
+)
+#: The league's fields that say how far its totals go.
+MARK = ("totals_until", "totals_until_series", "totals_rulesets")
+#: Rows written per INSERT.
+WRITE_BATCH = 2000
+
+Position = tuple[datetime, int]
+
+
+@dataclass
+class _Player:
+    """What the fold carries for one player: its counts so far, overall and per ruleset."""
+
+    counts: list[int]
+    by_rules: dict[str, list[int]]
+
+
+def rules_key_of(data) -> str:
+    """The series' ruleset key, "" for stored house rules that do not parse."""
+    try:
+        return ruleset_key(rules.Ruleset.from_dict(data))
+    except (rules.InvalidRuleset, TypeError, AttributeError):
+        return ""
+
+
+def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
+    seats = Seat.objects.filter(series__league_id=league_id, series__finished=True)
+    if until[0] is not None:
+        at, pk = until
+        # A range on the series' index (league, finished_at), less the few series at ``at``.
+        seats = seats.filter(series__finished_at__gte=at).exclude(
+            series__finished_at=at, series_id__lte=pk
+        )
+    return (
+        seats.order_by("series__finished_at", "series_id", "position")
+        .values_list(*SEAT_ROW)
+        .iterator(chunk_size=WRITE_BATCH)
+    )
+
+
+def totals_update(league: League) -> int:
+    """Fold the league's finished series after ``totals_until`` into running totals; how many.
+
+    Reads the mark afresh (``league`` may have been loaded before a change) and leaves it, with
+    the rulesets played, on ``league``. When something is to fold, locks the league's row (the
+    writers of ``results_changed`` lock it too), so a fold never writes rows for a series that
+    changed meanwhile.
+    """
+    mark = League.objects.filter(pk=league.pk).values_list(*MARK).get()
+    if _pending(league.pk, mark[:2]):
+        with transaction.atomic():
+            locked = League.objects.select_for_update().get(pk=league.pk)
+            folded = _fold(locked, (locked.totals_until, locked.totals_until_series))
+            mark = tuple(getattr(locked, name) for name in MARK)
+    else:
+        folded = 0
+    league.totals_until, league.totals_until_series, league.totals_rulesets = mark
+    return folded
+
+
+def _pending(league_id: int, until: tuple) -> bool:
+    """Whether a finished series of the league comes after ``until`` (one index seek)."""
+    query = Series.objects.filter(league_id=league_id, finished=True)
+    if until[0] is not None:
+        at, pk = until
+        # A range on the index (league, finished_at), then the few series at ``at`` left out.
+        query = query.filter(finished_at__gte=at).exclude(finished_at=at, pk__lte=pk)
+    return query.exists()
+
+
+def _fold(league: League, until: tuple) -> int:
+    players: dict[int, _Player] = {}
+    ratings: RatingState = {}
+    keys: dict[str, str] = {}
+    rulesets = set(league.totals_rulesets)
+    totals: list[tuple] = []  # rows of TOTAL_COLUMNS
+    pairs: list[tuple] = []  # rows of PAIR_COLUMNS
+    when = connection.ops.adapt_datetimefield_value  # as the ORM stores a datetime
+    folded = 0
+    last: Position | None = None
+    # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
+    numbers: dict[str | None, int] = {}
+    for (series_id, finished_at), group in groupby(
+        _pending_seats(league.pk, until), key=lambda row: row[:2]
+    ):
+        seats = list(group)
+        _id, _at, mode, ruleset, eggs = seats[0][:5]
+        text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else repr(ruleset)
+        if text not in keys:
+            keys[text] = rules_key_of(ruleset)
+        key = keys[text]
+        if key:
+            rulesets.add(key)
+        _load(league.pk, until, [seat[5] for seat in seats], key, players, ratings)
+        for counter in (None, key):
+            if counter not in numbers:
+                numbers[counter] = _series_before(league.pk, until, counter)
+            numbers[counter] += 1
+        results = []
+        for *_series, player, side, total, won, goat, _naked in seats:
+            results.append(SeatResult(player, side, total, won, goat))
+        rate_match(ratings, results)
+        sides: dict[int, list[int]] = {}
+        for result, seat in zip(results, seats, strict=True):
+            naked = seat[-1]
+            add = (1, int(result.is_winner), int(result.is_goat), result.total, eggs, naked)
+            state = players[result.player_id]
+            state.counts = [a + b for a, b in zip(state.counts, add, strict=True)]
+            by_rules = state.by_rules[key] = [
+                a + b for a, b in zip(state.by_rules[key], add, strict=True)
+            ]
+            mu, sigma, rated = ratings.get(result.player_id, (None, None, 0))
+            totals.append(
+                (
+                    league.pk,
+                    series_id,
+                    result.player_id,
+                    when(finished_at),
+                    key,
+                    *state.counts,
+                    *by_rules,
+                    mu,
+                    sigma,
+                    rated,
+                    numbers[None],
+                    numbers[key],
+                )
+            )
+            sides.setdefault(result.side, []).append(result.player_id)
+        if mode == Mode.TEAMS:
+            for result in results:
+                partners = sides[result.side]
+                if len(partners) == 2 and result.player_id == min(partners):
+                    pairs.append(
+                        (
+                            league.pk,
+                            series_id,
+                            min(partners),
+                            max(partners),
+                            when(finished_at),
+                            key,
+                            int(result.is_winner),
+                            int(result.is_goat),
+                            result.total,
+                        )
+                    )
+        folded += 1
+        last = (finished_at, series_id)
+        if len(totals) >= WRITE_BATCH:
+            _write(totals, pairs)
+    _write(totals, pairs)
+    if last is not None:
+        league.totals_until, league.totals_until_series = last
+        league.totals_rulesets = sorted(rulesets)
+        league.save(update_fields=["totals_until", "totals_until_series", "totals_rulesets"])
+    return folded
+
+
+def _write(totals: list[tuple], pairs: list[tuple]) -> None:
+    """Insert the rows with one prepared statement each: the ORM's ``bulk_create`` spent most
+    of a whole league's fold preparing 20,000 model instances field by field."""
+    with connection.cursor() as cursor:
+        for model, columns, rows in (
+            (RunningTotal, TOTAL_COLUMNS, totals),
+            (PairResult, PAIR_COLUMNS, pairs),
+        ):
+            if rows:
+                column = {f.name: str(f.column) for f in model._meta.concrete_fields}
+                names = ", ".join(connection.ops.quote_name(column[name]) for name in columns)
+                table = connection.ops.quote_name(model._meta.db_table)
+                marks = ", ".join(["%s"] * len(columns))
+                cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+    totals.clear()
+    pairs.clear()
+
+
+def _load(
+    league_id: int,
+    until: tuple,
+    ids: list[int],
+    key: str,
+    players: dict[int, _Player],
+    ratings: RatingState,
+) -> None:
+    """The state before the fold of the players ``ids`` (and of their counts under ``key``),
+    from their last rows up to ``until``: one query per player and ruleset not seen yet."""
+    for pid in ids:
+        state = players.get(pid)
+        if state is None:
+            last = _last_row(league_id, until, pid, None)
+            if last is None:
+                state = _Player([0] * len(COUNTS), {})
+            else:
+                state = _Player([getattr(last, name) for name in COUNTS], {})
+                if last.mu is not None and last.sigma is not None:
+                    ratings[pid] = (last.mu, last.sigma, last.rated)
+            players[pid] = state
+        if key not in state.by_rules:
+            last = _last_row(league_id, until, pid, key)
+            state.by_rules[key] = (
+                [0] * len(COUNTS)
+                if last is None
+                else [getattr(last, name) for name in RULES_COUNTS]
+            )
+
+
+def _up_to(rows: QuerySet[RunningTotal], until: tuple) -> QuerySet[RunningTotal]:
+    """``rows`` up to ``until`` in the finishing order: a range on an index ending in
+    ``(finished_at, series)``, less the few rows at ``until``'s moment that come after it."""
+    at, pk = until
+    return rows.filter(finished_at__lte=at).exclude(finished_at=at, series_id__gt=pk)
+
+
+def _series_before(league_id: int, until: tuple, key: str | None) -> int:
+    """The league's series (of ruleset ``key``, or all) folded up to ``until``."""
+    if until[0] is None:
+        return 0
+    query = _up_to(RunningTotal.objects.filter(league_id=league_id), until)
+    if key is not None:
+        query = query.filter(rules_key=key)
+    field = "league_series" if key is None else "rules_series"
+    found = query.order_by("-finished_at", "-series_id").values_list(field, flat=True).first()
+    return found or 0
+
+
+def _last_row(league_id: int, until: tuple, pid: int, key: str | None) -> RunningTotal | None:
+    if until[0] is None:
+        return None
+    query = _up_to(RunningTotal.objects.filter(player_id=pid, league_id=league_id), until)
+    if key is not None:
+        query = query.filter(rules_key=key)
+    return query.order_by("-finished_at", "-series_id").first()
