@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterable
 from typing import NamedTuple, cast
 
-from django.db.models import Prefetch, Q, QuerySet, Value
+from django.db.models import Prefetch, Q, QuerySet, Value, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
 from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess, series_access
@@ -27,11 +27,19 @@ def visible_series_filter(request: HttpRequest) -> Q:
     return condition
 
 
+def _seats() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
 def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
     """Series with their seats and players loaded in one more query."""
-    return queryset.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    )
+    return queryset.prefetch_related(_seats())
+
+
+def load_seats(series: Series) -> Series:
+    """Load the seats and players of a series read without them (one query, once)."""
+    prefetch_related_objects([series], _seats())
+    return series
 
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
@@ -53,6 +61,17 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
         series = series_with_seats(pk)
     except Series.DoesNotExist:
         raise Http404("No such series.") from None
+    return series_access(request, series)
+
+
+def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
+    """The series row alone (one query) and what this request may do with it; 404 as above.
+
+    Enough to decide whether a cached page of it is current (``scoring.pagecache``); the
+    seats come with ``load_seats`` when the page must be rendered."""
+    series = Series.objects.filter(pk=pk).first()
+    if series is None:
+        raise Http404("No such series.")
     return series_access(request, series)
 
 

@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import rules
+from scoring import pagecache, rules
 from scoring.access import (
     SCORE,
     SESSION_CREATED,
@@ -31,7 +31,6 @@ from scoring.access import (
     league_role,
     remember_created,
     remember_link,
-    series_access,
 )
 from scoring.history.selectors import recent_series
 from scoring.middleware import id_param
@@ -98,11 +97,14 @@ def _board(series: Series) -> Scoreboard:
     return build(series, list(Deal.objects.filter(series=series).order_by("number")))
 
 
-def _deal_form(board: Scoreboard, data=None, *, kept=None, **kwargs) -> DealForm:
+def _deal_form(
+    board: Scoreboard, data=None, *, kept=None, entry_key: uuid.UUID | None = None, **kwargs
+) -> DealForm:
     """The next deal's form; ``kept``: what a form for a deal taken meanwhile carried, shown
-    again in this one to check and record (only fields of sides still in play)."""
+    again in this one to check and record (only fields of sides still in play). ``entry_key``:
+    the page cache's placeholder, else a fresh key."""
     sides = [(side.index, side.name) for side in board.in_play]
-    initial = {"number": board.next_number, "entry_key": uuid.uuid4()}
+    initial = {"number": board.next_number, "entry_key": entry_key or uuid.uuid4()}
     for name, value in (kept or {}).items():
         if name.startswith(TYPED) and isinstance(value, str) and len(value) <= 8:
             initial[name] = value
@@ -119,11 +121,14 @@ def _render_board(
     names_form: SeatNamesForm | None = None,
     undone: bool = False,
     status: int = 200,
+    placeholders: bool = False,
 ) -> HttpResponse:
+    """The scoreboard page (or its partial for htmx). ``placeholders``: rendered for the page
+    cache, with stand-ins for the CSRF token and the entry key (``pagecache.fill``)."""
     board = board or _board(access.series)
     full = not board.state.finished and board.next_number > MAX_DEALS
     if form is None and access.can_score and not board.state.finished and not full:
-        form = _deal_form(board)
+        form = _deal_form(board, entry_key=pagecache.ENTRY_PLACEHOLDER if placeholders else None)
     if full and access.can_score and not notice:
         notice = _full_notice()
     rematch = _rematch_followed(request, access) if board.state.finished else None
@@ -144,8 +149,29 @@ def _render_board(
         context["names_form"] = names_form or SeatNamesForm(
             shape=access.series.shape, initial=initial
         )
+    if placeholders:
+        context["csrf_token"] = pagecache.CSRF_PLACEHOLDER  # over the context processor's
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _board_page(request: HtmxHttpRequest, access: SeriesAccess, *, undone: bool = False):
+    """The scoreboard as it is now, from the page cache while its series is unchanged.
+
+    ``access`` may hold the series row alone (``selectors.series_head_for_request``): the
+    seats are read only when the page is rendered. A finished series is never cached (its end
+    screen follows a rematch, which also writes to the session)."""
+    series = access.series
+    if series.finished or not pagecache.cacheable(request):
+        selectors.load_seats(series)
+        return _render_board(request, access, undone=undone)
+    key = pagecache.board_key(request, access, undone=undone)
+    response = pagecache.serve(request, key)
+    if response is None:
+        selectors.load_seats(series)
+        rendered = _render_board(request, access, undone=undone, placeholders=True)
+        response = pagecache.store(request, key, rendered)
+    return response
 
 
 def _undone_offer(board: Scoreboard) -> dict | None:
@@ -316,7 +342,7 @@ def _names_offered(known) -> list[str]:
 @_renewed_kindly
 def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
-    return _render_board(request, selectors.series_for_request(request, pk), undone=undone)
+    return _board_page(request, selectors.series_head_for_request(request, pk), undone=undone)
 
 
 def _posted_entry(request: HtmxHttpRequest) -> tuple[int | None, uuid.UUID | None]:
@@ -617,19 +643,15 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
     does not exist gets the same answer, so it tells nothing about which series exist.
     """
-    fields = ("league_id", "created_by_id", "score_token", "watch_token", "version")
-    series = Series.objects.only(*fields).filter(pk=pk).first()
     try:
-        if series is None:
-            raise Http404("No such series.")
-        series_access(request, series)
+        access = selectors.series_head_for_request(request, pk)
     except Http404:
         if not request.htmx:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
-    if request.GET.get("version", "") == str(series.version):
+    if request.GET.get("version", "") == str(access.series.version):
         return HttpResponse(status=204)
-    return _render_board(request, selectors.series_for_request(request, pk))
+    return _board_page(request, access)
 
 
 def _held_link(request: HtmxHttpRequest, series: Series) -> str | None:
