@@ -278,7 +278,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kozel <noreply@localh
 
 # Sessions live in the database and the cache is a database table, so every worker process and
 # every app server sharing the database sees the same logins, links and cached values.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "scoring.sessions"
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",

@@ -152,7 +152,7 @@ def test_the_policy_forbids_inline_code_and_eval(monkeypatch):
 
 def test_sessions_and_the_cache_are_shared_through_the_database(monkeypatch):
     values = production(monkeypatch)
-    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
+    assert values["SESSION_ENGINE"] == "scoring.sessions"  # Django's db backend, read leaner
     assert values["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
 
 
