@@ -22,11 +22,13 @@ import uuid
 
 from django.contrib.messages import get_messages
 from django.core.cache import caches
+from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from django.utils.translation import get_language
 
-from scoring.access import SeriesAccess
+from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess
 from scoring.compression import mark_secret, shows_secret
 
 #: Stand-ins rendered into a cached page, replaced in every response (new in every process).
@@ -44,17 +46,25 @@ def cache():
 
 
 def cacheable(request: HttpRequest) -> bool:
-    """Whether this request's board may come from (and go to) the cache: a plain GET or an htmx
-    one, with no flash message waiting to be shown and only the known query parameters."""
-    if request.method != "GET" or not set(request.GET).issubset(KEYED_PARAMETERS):
+    """Whether this request's page may come from (and go to) the cache: no flash message
+    waiting to be shown, only the known query parameters. (The views decide which answers are
+    the plain page: a GET's, or the board right after a deal is recorded.)"""
+    if not set(request.GET).issubset(KEYED_PARAMETERS):
         return False
     return not len(get_messages(request))  # counts without marking them read
 
 
-def board_key(request: HttpRequest, access: SeriesAccess, *, undone: bool) -> str:
-    """Everything a scoreboard page depends on besides the per-response placeholders."""
+def board_key(
+    request: HttpRequest, access: SeriesAccess, *, undone: bool, partial: bool | None = None
+) -> str:
+    """Everything a scoreboard page depends on besides the per-response placeholders.
+
+    ``partial``: the key of the board alone (what htmx gets), else of what this request gets.
+    The board alone does not show the path (only a whole page's language form does)."""
     series = access.series
     user = request.user
+    if partial is None:
+        partial = bool(getattr(request, "htmx", False))
     parts = (
         "board",
         series.pk,
@@ -67,13 +77,51 @@ def board_key(request: HttpRequest, access: SeriesAccess, *, undone: bool) -> st
         access.can_manage,
         access.link,
         user.pk if user.is_authenticated else None,
-        get_language(),
-        bool(getattr(request, "htmx", False)),
+        partial,
         undone,
-        request.get_full_path(),  # the language form's "next" on a whole page
+        *_request_parts(request, path=not partial),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _request_parts(request: HttpRequest, *, path: bool = True) -> tuple:
+    return (
+        get_language(),
+        timezone.get_current_timezone_name(),
+        request.get_full_path() if path else None,  # the language form's "next" on a page
         request.get_host(),  # share links are absolute
         request.is_secure(),
     )
+
+
+def home_key(request: HttpRequest) -> str | None:
+    """The home page's key for a browser without an account, or None (not cached).
+
+    Its games are the quick games the session holds links for or started
+    (``selectors.visible_series_filter``): one plain query reads their versions, links and
+    leagues, so a game played on, renamed, renewed, moved or deleted changes the key. A
+    logged-in user's home also lists the games of their leagues: not cached.
+    """
+    if request.user.is_authenticated:
+        return None
+    links = request.session.get(SESSION_LINKS, {})
+    created = request.session.get(SESSION_CREATED, [])
+    ids = sorted({int(pk) for pk in links} | {int(pk) for pk in created})
+    rows: list = []
+    if ids:
+        from scoring.models import Series
+
+        connection = connections[router.db_for_read(Series)]
+        table = connection.ops.quote_name(Series._meta.db_table)
+        marks = ", ".join(["%s"] * len(ids))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT id, version, score_token, watch_token, league_id, finished FROM "
+                f"{table} WHERE id IN ({marks}) ORDER BY id",
+                ids,
+            )
+            rows = cursor.fetchall()
+    parts = ("home", sorted(links.items()), sorted(created), rows, *_request_parts(request))
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 

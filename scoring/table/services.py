@@ -49,6 +49,10 @@ class Recorded:
     series: Series
     deal: Deal
     created: bool  # False when the same form had already recorded it (a retry or double tap)
+    #: A new deal: every deal row of the series and the engine's state after them, as the
+    #: write read them under its lock (the fresh scoreboard, without reading them again).
+    rows: list[Deal] | None = None
+    state: rules.SeriesState | None = None
 
 
 def _locked(series_id: int) -> Series:
@@ -259,8 +263,13 @@ def deal_record(
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
+    known: tuple[int, list[Deal]] | None = None,
 ) -> Recorded:
     """Record the next deal of a series.
+
+    ``known``: the series' version and its deal rows as the caller read them (the version
+    first). Under the lock, a series still at that version has had no write since (every write
+    bumps it in its transaction), so those rows are still its rows and are not read again.
 
     ``number`` is the deal the form was entering: if another device has recorded that deal in
     the meantime, ``DealConflict`` is raised and nothing changes; ``DealUndone`` if the deal
@@ -277,7 +286,7 @@ def deal_record(
                 if used.undone:
                     raise DealUndone(f"the deal of this form was undone from series {series.pk}")
                 return Recorded(series=series, deal=Deal.objects.get(pk=used.pk), created=False)
-            rows = _rows(series)
+            rows = list(known[1]) if known and known[0] == series.version else _rows(series)
             if number != len(rows) + 1:
                 raise DealConflict(f"deal {number} is not the next deal")
             if number > MAX_DEALS:
@@ -301,8 +310,9 @@ def deal_record(
                 user=user,
                 via=via,
             )
-            series_refresh(series, running.state)
-            return Recorded(series=series, deal=row, created=True)
+            state = running.state
+            series_refresh(series, state)
+            return Recorded(series=series, deal=row, created=True, rows=[*rows, row], state=state)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
         if entry_key is not None:

@@ -155,21 +155,30 @@ def _render_board(
     return render(request, template, context, status=status)
 
 
-def _board_page(request: HtmxHttpRequest, access: SeriesAccess, *, undone: bool = False):
+def _board_page(
+    request: HtmxHttpRequest,
+    access: SeriesAccess,
+    *,
+    undone: bool = False,
+    board: Scoreboard | None = None,
+) -> HttpResponse:
     """The scoreboard as it is now, from the page cache while its series is unchanged.
 
     ``access`` may hold the series row alone (``selectors.series_head_for_request``): the
-    seats are read only when the page is rendered. A finished series is never cached (its end
-    screen follows a rematch, which also writes to the session)."""
+    seats are read only when the page is rendered (``board``: already built). A finished
+    series is never cached (its end screen follows a rematch, which also writes to the
+    session)."""
     series = access.series
     if series.finished or not pagecache.cacheable(request):
-        selectors.load_seats(series)
-        return _render_board(request, access, undone=undone)
+        if board is None:
+            selectors.load_seats(series)
+        return _render_board(request, access, board=board, undone=undone)
     key = pagecache.board_key(request, access, undone=undone)
     response = pagecache.serve(request, key)
     if response is None:
-        selectors.load_seats(series)
-        rendered = _render_board(request, access, undone=undone, placeholders=True)
+        if board is None:
+            selectors.load_seats(series)
+        rendered = _render_board(request, access, board=board, undone=undone, placeholders=True)
         response = pagecache.store(request, key, rendered)
     return response
 
@@ -220,10 +229,18 @@ def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
+    # From the page cache while this browser's games are unchanged (pagecache.home_key).
+    key = pagecache.home_key(request) if pagecache.cacheable(request) else None
+    if key is not None and (cached := pagecache.serve(request, key)) is not None:
+        return cached
     recent = recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
+    context = {"recent": recent, "newest": newest}
+    if key is None:
+        return render(request, "scoring/home.html", context)
+    context["csrf_token"] = pagecache.CSRF_PLACEHOLDER
+    return pagecache.store(request, key, render(request, "scoring/home.html", context))
 
 
 @require_POST
@@ -363,12 +380,16 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     number, key = _posted_entry(request)
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
-    board = _board(series)
-    used = selectors.entry_key_use(key) if key is not None else None
-    if used is not None and used.series_id == series.pk:
-        if used.undone:
-            return _undone(request, pk)  # sent again after its deal was undone: spent
-        return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    board = build(series, rows)
+    if number != board.next_number or board.state.finished or board.next_number > MAX_DEALS:
+        # About to refuse the form: unless it is a retry of one already recorded. (A form for
+        # the next deal is checked for its key by the service, under its lock.)
+        used = selectors.entry_key_use(key) if key is not None else None
+        if used is not None and used.series_id == series.pk:
+            if used.undone:
+                return _undone(request, pk)  # sent again after its deal was undone: spent
+            return _recorded(request, pk)  # a retry (a double tap, a lost answer): nothing new
     if number is not None and number != board.next_number:
         # A form for a deal that was recorded (or undone) elsewhere since it was shown.
         return _conflict(request, pk, number)
@@ -382,7 +403,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
     data = form.cleaned_data
     try:
-        services.deal_record(
+        recorded = services.deal_record(
             series_id=series.pk,
             number=data["number"],
             points=data["points"],
@@ -390,6 +411,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             entry_key=data.get("entry_key"),
             user=request.user,
             via=_via(request, access),
+            known=(series.version, rows),
         )
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
@@ -400,7 +422,21 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _conflict(request, pk, number)
     except services.SeriesFull:  # filled up from another device since the deals were read
         return _render_board(request, access, status=UNPROCESSABLE)
+    if recorded.created and request.htmx and recorded.rows is not None:
+        # The fresh board from what the write read and wrote under its lock: no second read.
+        fresh = _as_written(access, recorded.series)
+        board = build(fresh.series, recorded.rows, state=recorded.state)
+        return _board_page(request, fresh, board=board)
     return _recorded(request, pk)
+
+
+def _as_written(access: SeriesAccess, written: Series) -> SeriesAccess:
+    """``access`` with its series' row as a write left it (version, derived values); the seats
+    and players it had loaded are kept (recording a deal changes neither)."""
+    series = access.series
+    for field in Series._meta.concrete_fields:
+        setattr(series, field.attname, getattr(written, field.attname))
+    return access
 
 
 def _recorded(request: HtmxHttpRequest, pk: int) -> HttpResponse:
