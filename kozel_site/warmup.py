@@ -20,7 +20,11 @@ TEMPLATES = (
 
 
 def warm_up() -> None:
+    from django.conf import settings
     from django.template import engines
+
+    if settings.ROOT_URLCONF != "kozel_site.urls":
+        return  # another project under the same gunicorn config (make loadtest's bare one)
     from django.urls import get_resolver
     from django.utils import translation
 

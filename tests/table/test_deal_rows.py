@@ -1,5 +1,7 @@
 """``{% deal_rows %}`` writes the deal table exactly as the nested loops it replaced did."""
 
+# ruff: noqa: E501 (the template's rows are kept verbatim, long lines and all)
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +12,8 @@ from django.utils import translation
 
 from scoring.models import Deal
 from scoring.table import selectors
-from scoring.table.scoreboard import build
 from scoring.table.replays import replay_rows
+from scoring.table.scoreboard import build
 from tests.helpers import THREE, play_deals, record, start_series
 
 pytestmark = pytest.mark.django_db
@@ -81,10 +83,7 @@ def three_with_one_out():
 @pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.mark.parametrize("mode", ["teams", "three"])
 def test_the_tag_writes_the_rows_the_template_wrote(can_score, language, mode):
-    if mode == "teams":
-        series = play_deals(start_series(), TEAMS_DEALS)
-    else:
-        series = three_with_one_out()
+    series = play_deals(start_series(), TEAMS_DEALS) if mode == "teams" else three_with_one_out()
     with translation.override(language):
         old = rendered(TEMPLATE_ROWS, series, can_score)
         new = rendered(TAG_ROWS, series, can_score)
