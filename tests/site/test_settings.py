@@ -32,6 +32,11 @@ VARIABLES = [
     "EMAIL_HOST",
     "EMAIL_BACKEND",
     "SUPPORT_CONTACT",
+    "DATABASE_POOL",
+    "DATABASE_POOL_MIN_SIZE",
+    "DATABASE_POOL_MAX_SIZE",
+    "PAGE_CACHE_ENTRIES",
+    "CONN_MAX_AGE",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -201,3 +206,27 @@ def test_development_prints_mail_to_the_console(monkeypatch):
 def test_log_lines_go_through_the_redacting_formatter(monkeypatch):
     formatter = production(monkeypatch)["LOGGING"]["formatters"]["context"]
     assert formatter["class"] == "scoring.middleware.RedactingFormatter"
+
+
+def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
+    url = "postgres://kozel@db.example.org:5432/kozel"
+    database = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+    assert database["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not the request
+    sized = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_MAX_SIZE="8")
+    assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 8
+    plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
+    assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
+    assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+
+
+def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
+    options = production(monkeypatch)["DATABASES"]["default"]["OPTIONS"]
+    assert "journal_mode=WAL" in options["init_command"]
+    assert options["transaction_mode"] == "IMMEDIATE"
+
+
+def test_rendered_pages_are_kept_in_each_process_memory(monkeypatch):
+    pages = production(monkeypatch)["CACHES"]["pages"]
+    assert pages["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert "scoring.compression.SafeGZipMiddleware" in production(monkeypatch)["MIDDLEWARE"]
