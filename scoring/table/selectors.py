@@ -78,8 +78,9 @@ def series_row(pk: int) -> Series | None:
         meta = Series._meta
         fields = list(meta.concrete_fields)
         quote = connection.ops.quote_name
-        columns = ", ".join(quote(field.column) for field in fields)
-        sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"
+        columns = ", ".join(quote(str(field.column)) for field in fields)
+        key = quote(str(meta.pk.column)) if meta.pk is not None else "id"
+        sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {key} = %s"
         converters = []
         for field in fields:
             column = field.get_col(meta.db_table)

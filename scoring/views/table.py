@@ -242,7 +242,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     recent = recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    context = {"recent": recent, "newest": newest}
+    context: dict[str, object] = {"recent": recent, "newest": newest}
     if key is None:
         return render(request, "scoring/home.html", context)
     context["csrf_token"] = pagecache.CSRF_PLACEHOLDER
