@@ -22,6 +22,8 @@ from scoring.models import Series
 from scoring.table.scoreboard import Scoreboard
 
 register = template.Library()
+#: A deal number, replaced by each row's (the last number in the address: after the series').
+STAND_IN = 987654321
 
 
 @register.simple_tag(takes_context=True)
@@ -32,6 +34,9 @@ def deal_rows(context, board: Scoreboard, series: Series, can_score: bool) -> Sa
         edit_word = escape(gettext("Edit"))
         edit_label = gettext("Edit deal %(n)s")
         undo_url = escape(reverse("deal_undo", args=[series.pk]))
+        # One reverse() for every row's edit link: the address around a stand-in number.
+        edit_url = escape(reverse("deal_edit", args=[series.pk, STAND_IN]))
+        edit_before, edit_after = edit_url.rsplit(str(STAND_IN), 1)  # the number comes last
         csrf = CsrfTokenNode().render(context)
         undo_word = escape(gettext("Undo"))
     eggs_note = (
@@ -52,7 +57,7 @@ def deal_rows(context, board: Scoreboard, series: Series, can_score: bool) -> Sa
                     out.append(f' <span class="tag">{naked}</span>')
             out.append(f' <span class="running">{cell["total"]}</span></td>')
         if can_score:
-            edit_url = escape(reverse("deal_edit", args=[series.pk, deal.number]))
+            edit_url = f"{edit_before}{deal.number}{edit_after}"
             label = escape(edit_label % {"n": deal.number})
             out.append(
                 f'<td class="actions"><a href="{edit_url}" aria-label="{label}">{edit_word}</a>'
