@@ -14,7 +14,8 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 (default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
-``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000).
+``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
+``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below).
 
 ``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
 to ``X-Forwarded-For`` (default: 1 in production when ``SECURE_PROXY_SSL_HEADER`` trusts a proxy,
@@ -190,10 +191,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # made pages cost more the bigger the database file.
     # WAL: readers never wait for a writer nor a writer for readers, so several gunicorn workers
     # share the file without "database is locked" under load (the mode is kept in the file).
+    # synchronous=NORMAL (SQLITE_SYNCHRONOUS): in WAL mode a commit is not flushed to disk by
+    # itself, only at checkpoints; the file never corrupts, but a power cut or an OS crash (not
+    # a crash of the app) can lose the last commits. SQLITE_SYNCHRONOUS=FULL flushes each one.
+    _synchronous = (os.environ.get("SQLITE_SYNCHRONOUS") or "NORMAL").upper()
+    if _synchronous not in {"NORMAL", "FULL"}:
+        raise ImproperlyConfigured(f"SQLITE_SYNCHRONOUS is NORMAL or FULL, not {_synchronous!r}")
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL;",
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={_synchronous};",
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
     "DATABASE_POOL", True

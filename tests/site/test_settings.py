@@ -37,6 +37,7 @@ VARIABLES = [
     "DATABASE_POOL_MAX_SIZE",
     "PAGE_CACHE_ENTRIES",
     "CONN_MAX_AGE",
+    "SQLITE_SYNCHRONOUS",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -223,7 +224,12 @@ def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
 def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
     options = production(monkeypatch)["DATABASES"]["default"]["OPTIONS"]
     assert "journal_mode=WAL" in options["init_command"]
+    assert "synchronous=NORMAL" in options["init_command"]
     assert options["transaction_mode"] == "IMMEDIATE"
+    full = production(monkeypatch, SQLITE_SYNCHRONOUS="full")["DATABASES"]["default"]["OPTIONS"]
+    assert "synchronous=FULL" in full["init_command"]
+    with pytest.raises(ImproperlyConfigured, match="SQLITE_SYNCHRONOUS"):
+        production(monkeypatch, SQLITE_SYNCHRONOUS="off")
 
 
 def test_rendered_pages_are_kept_in_each_process_memory(monkeypatch):
