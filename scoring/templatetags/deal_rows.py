@@ -35,8 +35,8 @@ def deal_rows(context, board: Scoreboard, series: Series, can_score: bool) -> Sa
         edit_label = gettext("Edit deal %(n)s")
         undo_url = escape(reverse("deal_undo", args=[series.pk]))
         # One reverse() for every row's edit link: the address around a stand-in number.
-        edit_url = escape(reverse("deal_edit", args=[series.pk, STAND_IN]))
-        edit_before, edit_after = edit_url.rsplit(str(STAND_IN), 1)  # the number comes last
+        edit_any = str(escape(reverse("deal_edit", args=[series.pk, STAND_IN])))
+        edit_before, edit_after = edit_any.rsplit(str(STAND_IN), 1)  # the number comes last
         csrf = CsrfTokenNode().render(context)
         undo_word = escape(gettext("Undo"))
     eggs_note = (
