@@ -23,6 +23,19 @@ def _int(name: str, default: int) -> int:
 
 
 wsgi_app = "kozel_site.wsgi:application"
+# The project is loaded once in the master and the workers are forked from it, warmed up
+# (kozel_site/warmup.py: URLs, templates, translations; never the database).
+preload_app = True
+
+
+def on_starting(server) -> None:
+    """After the preloaded app is imported, before any worker is forked."""
+    if server.cfg.preload_app:
+        from kozel_site.warmup import warm_up
+
+        warm_up()
+
+
 bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"
 workers = _int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8))
 threads = _int("GUNICORN_THREADS", 1)

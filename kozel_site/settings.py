@@ -12,6 +12,10 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
 (default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
 (default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
+``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
+``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
+``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
+``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below).
 
 ``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
 to ``X-Forwarded-For`` (default: 1 in production when ``SECURE_PROXY_SSL_HEADER`` trusts a proxy,
@@ -125,6 +129,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages gzipped, except those that show a secret (BREACH; scoring.compression). After
+    # WhiteNoise, whose static files are compressed ahead of time.
+    "scoring.compression.SafeGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -190,7 +197,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A connection kept from one request to the next (CONN_MAX_AGE, as for PostgreSQL) keeps
     # SQLite's page cache warm: a fresh one per request reads every page it needs again, which
     # made pages cost more the bigger the database file.
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # WAL: readers never wait for a writer nor a writer for readers, so several gunicorn workers
+    # share the file without "database is locked" under load (the mode is kept in the file).
+    # synchronous=NORMAL (SQLITE_SYNCHRONOUS): in WAL mode a commit is not flushed to disk by
+    # itself, only at checkpoints; the file never corrupts, but a power cut or an OS crash (not
+    # a crash of the app) can lose the last commits. SQLITE_SYNCHRONOUS=FULL flushes each one.
+    _synchronous = (os.environ.get("SQLITE_SYNCHRONOUS") or "NORMAL").upper()
+    if _synchronous not in {"NORMAL", "FULL"}:
+        raise ImproperlyConfigured(f"SQLITE_SYNCHRONOUS is NORMAL or FULL, not {_synchronous!r}")
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={_synchronous};",
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
+    "DATABASE_POOL", True
+):
+    # psycopg's connection pool (Django 5.1+), one per process: a request borrows an open
+    # connection instead of opening one, or keeping one idle per worker (CONN_MAX_AGE, which
+    # the pool replaces). DATABASE_POOL=false goes back to CONN_MAX_AGE.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks connections itself
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": envint("DATABASE_POOL_MIN_SIZE", 1),
+        "max_size": envint("DATABASE_POOL_MAX_SIZE", 4),
+        "timeout": 10,
+    }
 _test_name = os.environ.get("TEST_DATABASE_NAME")
 if not _test_name and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file rather than SQLite's shared-cache memory database, whose table locks fail at once
@@ -280,7 +312,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kozel <noreply@localh
 
 # Sessions live in the database and the cache is a database table, so every worker process and
 # every app server sharing the database sees the same logins, links and cached values.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "scoring.sessions"
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -288,6 +320,15 @@ CACHES = {
         "LOCATION": "kozel_cache",
         "TIMEOUT": 300,
     }
+}
+
+# Rendered scoreboards, reused while their series is unchanged (scoring.pagecache): each
+# process's own memory, only ever a cache (every request checks the series' version).
+CACHES["pages"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "kozel-pages",
+    "TIMEOUT": 600,
+    "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
 }
 
 # Quick games (no account needed) that one browser session and one client address may start in

@@ -99,10 +99,11 @@ def joined(names: list[str]) -> str:
     return _(" and ").join(names)
 
 
-def build(series: Series, rows: list[Deal]) -> Scoreboard:
-    """The scoreboard of a series whose seats (with players) are prefetched."""
+def build(series: Series, rows: list[Deal], state: rules.SeriesState | None = None) -> Scoreboard:
+    """The scoreboard of a series whose seats (with players) are prefetched; ``state``: the
+    engine's state after ``rows`` when the caller has it (else they are replayed)."""
     seats = sorted(series.seats.all(), key=lambda seat: seat.position)
-    state = replay_rows(series, rows)
+    state = state if state is not None else replay_rows(series, rows)
     shape = series.shape
     names = side_names(seats, shape.sides)
     target = state.rules.target

@@ -6,7 +6,8 @@ import uuid
 from collections.abc import Iterable
 from typing import NamedTuple, cast
 
-from django.db.models import Prefetch, Q, QuerySet, Value
+from django.db import connections, router
+from django.db.models import Prefetch, Q, QuerySet, Value, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
 from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
@@ -27,11 +28,19 @@ def visible_series_filter(request: HttpRequest) -> Q:
     return condition
 
 
+def _seats() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
 def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
     """Series with their seats and players loaded in one more query."""
-    return queryset.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    )
+    return queryset.prefetch_related(_seats())
+
+
+def load_seats(series: Series) -> Series:
+    """Load the seats and players of a series read without them (one query, once)."""
+    prefetch_related_objects([series], _seats())
+    return series
 
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
@@ -53,6 +62,54 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
         series = series_with_seats(pk)
     except Series.DoesNotExist:
         raise Http404("No such series.") from None
+    return series_access(request, series)
+
+
+_COLUMNS: dict[str, tuple[str, list[tuple[str, list]]]] = {}
+
+
+def series_row(pk: int) -> Series | None:
+    """``Series.objects.filter(pk=pk).first()`` without building the query each time: the same
+    row, through the same converters, as one plain ``SELECT`` (the ORM's compiler cost more
+    than the database spent on it, on the busiest read of the site)."""
+    connection = connections[router.db_for_read(Series)]
+    known = _COLUMNS.get(connection.alias)
+    if known is None:
+        meta = Series._meta
+        fields = list(meta.concrete_fields)
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(str(field.column)) for field in fields)
+        key = quote(str(meta.pk.column)) if meta.pk is not None else "id"
+        sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {key} = %s"
+        converters = []
+        for field in fields:
+            column = field.get_col(meta.db_table)
+            found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+            converters.append((field.attname, [(found, column)] if found else []))
+        known = _COLUMNS[connection.alias] = (sql, converters)
+    sql, converters = known
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (_name, steps) in zip(row, converters, strict=True):
+        for found, column in steps:
+            for converter in found:
+                value = converter(value, column, connection)
+        values.append(value)
+    return Series.from_db(connection.alias, [name for name, _steps in converters], values)
+
+
+def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
+    """The series row alone (one query) and what this request may do with it; 404 as above.
+
+    Enough to decide whether a cached page of it is current (``scoring.pagecache``); the
+    seats come with ``load_seats`` when the page must be rendered."""
+    series = series_row(pk)
+    if series is None:
+        raise Http404("No such series.")
     return series_access(request, series)
 
 

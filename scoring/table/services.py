@@ -68,6 +68,10 @@ class Recorded:
     series: Series
     entry: Entry
     deal: Deal | None = None
+    #: A new deal: every deal row of the series and the engine's state after them, as the
+    #: write read them under its lock (the fresh scoreboard, without reading them again).
+    rows: list[Deal] | None = None
+    state: rules.SeriesState | None = None
 
     @property
     def created(self) -> bool:
@@ -81,13 +85,23 @@ def entry_decision(
     finished: bool,
     number: int | None,
     entry_key: uuid.UUID | None,
+    key_when_new: bool = True,
 ) -> tuple[Entry, int | None]:
     """What a deal form for deal ``number`` with ``entry_key`` asks of the series, given its next
     deal number and whether it has ended: the one place this is decided. The view asks first,
     without a lock, so that a retry is answered before its form is read against a board that
     has moved on; ``deal_record`` asks again under the series' lock. With RETRY comes the
-    recorded deal's id."""
-    used = entry_key_use(entry_key) if entry_key is not None else None
+    recorded deal's id.
+
+    ``key_when_new=False`` (the view's first look) takes a form for the next deal as NEW without
+    looking its key up: ``deal_record`` looks under the lock anyway, and a form for the next
+    deal is the common case, so the look costs one query only where the form would be refused.
+    """
+    looks_new = (number is None or number == next_number) and not finished
+    looks_new = looks_new and next_number <= MAX_DEALS
+    used = None
+    if entry_key is not None and (key_when_new or not looks_new):
+        used = entry_key_use(entry_key)
     if used is not None:
         if used.series_id != series_id:
             return Entry.STALE, None  # a form of another series: nothing here is its deal
@@ -338,16 +352,21 @@ def deal_record(
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
+    known: tuple[int, list[Deal]] | None = None,
 ) -> Recorded:
     """Record the next deal of a series, or say why not (``Recorded.entry``, decided by
     ``entry_decision`` under the series' lock): a retried form gets its deal back, a form for a
     deal another device recorded meanwhile or a spent key changes nothing. Raises
     ``InvalidDeal`` for a deal the rules refuse.
+
+    ``known``: the series' version and its deal rows as the caller read them (the version
+    first). Under the lock, a series still at that version has had no write since (every write
+    bumps it in its transaction), so those rows are still its rows and are not read again.
     """
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            rows = _rows(series)
+            rows = list(known[1]) if known and known[0] == series.version else _rows(series)
             running = engine_series(series, rows)
             entry, recorded_pk = entry_decision(
                 series.pk,
@@ -378,8 +397,9 @@ def deal_record(
                 user=user,
                 via=via,
             )
-            series_refresh(series, running.state)
-            return Recorded(series, entry, row)
+            state = running.state
+            series_refresh(series, state)
+            return Recorded(series, entry, row, rows=[*rows, row], state=state)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
         series = Series.objects.get(pk=series_id)

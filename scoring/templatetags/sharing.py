@@ -1,7 +1,8 @@
 """A link to hand to another phone: the address, Copy, the share sheet and a QR code.
 
-The QR code is drawn here on the server as inline SVG (segno): the secret link it holds never
-leaves the site for a QR service, and the page needs no script to show it.
+A page that draws one is never gzipped (``scoring.compression``). The QR code is drawn here on
+the server as inline SVG (segno): the secret link it holds never leaves the site for a QR
+service, and the page needs no script to show it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import segno
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+from scoring.compression import mark_secret
 
 register = template.Library()
 
@@ -37,5 +40,7 @@ def qr_svg(url: str, name: str) -> SafeString:
 @register.inclusion_tag("scoring/_share_link.html", takes_context=True)
 def share_link(context, path: str, *, label: str, field_id: str, qr_name: str) -> dict:
     """The shared block for one link: ``path`` on this site, its field's ``label`` and id."""
-    url = context["request"].build_absolute_uri(path)
+    request = context["request"]
+    mark_secret(request)  # a secret link in the page: never compressed (BREACH)
+    url = request.build_absolute_uri(path)
     return {"url": url, "label": label, "field_id": field_id, "qr": qr_svg(url, qr_name)}

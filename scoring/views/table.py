@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import rules
+from scoring import pagecache, rules
 from scoring.access import (
     SCORE,
     WATCH,
@@ -31,7 +31,6 @@ from scoring.access import (
     league_role,
     remember_created,
     remember_link,
-    series_access,
 )
 from scoring.collation import name_sort_key
 from scoring.history.selectors import recent_series
@@ -83,8 +82,15 @@ def _renewed_kindly(view):
     return wrapper
 
 
-def _scorer(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
-    access = selectors.series_for_request(request, pk)
+def _scorer(request: HtmxHttpRequest, pk: int, *, lean: bool = False) -> SeriesAccess:
+    """The series with its seats, for a request that may score it (403 otherwise, also in an
+    archived league); ``lean``: its row read with one plain query (``selectors.series_row``),
+    its league not loaded."""
+    if lean:
+        access = selectors.series_head_for_request(request, pk)
+        selectors.load_seats(access.series)
+    else:
+        access = selectors.series_for_request(request, pk)
     if access.archived:
         raise archived_refusal()
     if not access.can_score:
@@ -100,11 +106,14 @@ def _board(series: Series) -> Scoreboard:
     return build(series, list(Deal.objects.filter(series=series).order_by("number")))
 
 
-def _deal_form(board: Scoreboard, data=None, *, kept=None, **kwargs) -> DealForm:
+def _deal_form(
+    board: Scoreboard, data=None, *, kept=None, entry_key: uuid.UUID | None = None, **kwargs
+) -> DealForm:
     """The next deal's form; ``kept``: what a form for a deal taken meanwhile carried, shown
-    again in this one to check and record (only fields of sides still in play)."""
+    again in this one to check and record (only fields of sides still in play). ``entry_key``:
+    the page cache's placeholder, else a fresh key."""
     sides = [(side.index, side.name) for side in board.in_play]
-    initial = {"number": board.next_number, "entry_key": uuid.uuid4()}
+    initial = {"number": board.next_number, "entry_key": entry_key or uuid.uuid4()}
     for name, value in (kept or {}).items():
         if name.startswith(TYPED) and isinstance(value, str) and len(value) <= 8:
             initial[name] = value
@@ -121,11 +130,14 @@ def _render_board(
     names_form: SeatNamesForm | None = None,
     undone: bool = False,
     status: int = 200,
+    placeholders: bool = False,
 ) -> HttpResponse:
+    """The scoreboard page (or its partial for htmx). ``placeholders``: rendered for the page
+    cache, with stand-ins for the CSRF token and the entry key (``pagecache.fill``)."""
     board = board or _board(access.series)
     full = not board.state.finished and board.next_number > MAX_DEALS
     if form is None and access.can_score and not board.state.finished and not full:
-        form = _deal_form(board)
+        form = _deal_form(board, entry_key=pagecache.ENTRY_PLACEHOLDER if placeholders else None)
     if full and access.can_score and not notice:
         notice = _full_notice()
     rematch = _rematch_followed(request, access) if board.state.finished else None
@@ -146,8 +158,38 @@ def _render_board(
         context["names_form"] = names_form or SeatNamesForm(
             shape=access.series.shape, initial=initial
         )
+    if placeholders:
+        context["csrf_token"] = pagecache.CSRF_PLACEHOLDER  # over the context processor's
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _board_page(
+    request: HtmxHttpRequest,
+    access: SeriesAccess,
+    *,
+    undone: bool = False,
+    board: Scoreboard | None = None,
+) -> HttpResponse:
+    """The scoreboard as it is now, from the page cache while its series is unchanged.
+
+    ``access`` may hold the series row alone (``selectors.series_head_for_request``): the
+    seats are read only when the page is rendered (``board``: already built). A finished
+    series is never cached (its end screen follows a rematch, which also writes to the
+    session)."""
+    series = access.series
+    if series.finished or not pagecache.cacheable(request):
+        if board is None:
+            selectors.load_seats(series)
+        return _render_board(request, access, board=board, undone=undone)
+    key = pagecache.board_key(request, access, undone=undone)
+    response = pagecache.serve(request, key)
+    if response is None:
+        if board is None:
+            selectors.load_seats(series)
+        rendered = _render_board(request, access, board=board, undone=undone, placeholders=True)
+        response = pagecache.store(request, key, rendered)
+    return response
 
 
 def _undone_offer(board: Scoreboard) -> dict | None:
@@ -194,10 +236,18 @@ def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
+    # From the page cache while this browser's games are unchanged (pagecache.home_key).
+    key = pagecache.home_key(request) if pagecache.cacheable(request) else None
+    if key is not None and (cached := pagecache.serve(request, key)) is not None:
+        return cached
     recent = recent_series(request)
     # The newest game: "Back to the game" while it is on, "Same table again" once it is over.
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    return render(request, "scoring/home.html", {"recent": recent, "newest": newest})
+    context: dict[str, object] = {"recent": recent, "newest": newest}
+    if key is None:
+        return render(request, "scoring/home.html", context)
+    context["csrf_token"] = pagecache.CSRF_PLACEHOLDER
+    return pagecache.store(request, key, render(request, "scoring/home.html", context))
 
 
 @require_POST
@@ -316,7 +366,7 @@ def _names_offered(known) -> list[str]:
 @_renewed_kindly
 def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
-    return _render_board(request, selectors.series_for_request(request, pk), undone=undone)
+    return _board_page(request, selectors.series_head_for_request(request, pk), undone=undone)
 
 
 def _posted_entry(request: HtmxHttpRequest) -> tuple[int | None, uuid.UUID | None]:
@@ -332,18 +382,20 @@ def _posted_entry(request: HtmxHttpRequest) -> tuple[int | None, uuid.UUID | Non
 @require_POST
 @_renewed_kindly
 def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    access = _scorer(request, pk)
+    access = _scorer(request, pk, lean=True)
     series = access.series
     number, key = _posted_entry(request)
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
-    board = _board(series)
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    board = build(series, rows)
     entry, _recorded_pk = services.entry_decision(
         series.pk,
         next_number=board.next_number,
         finished=board.state.finished,
         number=number,
         entry_key=key,
+        key_when_new=False,  # the service looks under its lock
     )
     if entry is not services.Entry.NEW:
         return _entry_answer(request, access, entry, number, board)
@@ -360,10 +412,16 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             entry_key=data.get("entry_key"),
             user=request.user,
             via=_via(request, access),
+            known=(series.version, rows),
         )
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
         return _render_board(request, access, board=board, form=form, status=UNPROCESSABLE)
+    if recorded.created and request.htmx and recorded.rows is not None:
+        # The fresh board from what the write read and wrote under its lock: no second read.
+        fresh = _as_written(access, recorded.series)
+        board = build(fresh.series, recorded.rows, state=recorded.state)
+        return _board_page(request, fresh, board=board)
     return _entry_answer(request, access, recorded.entry, number)
 
 
@@ -390,6 +448,15 @@ def _entry_answer(
         access = selectors.series_for_request(request, pk)
     notice = _("The series is over; no deal can be added.") if entry is services.Entry.OVER else ""
     return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
+
+
+def _as_written(access: SeriesAccess, written: Series) -> SeriesAccess:
+    """``access`` with its series' row as a write left it (version, derived values); the seats
+    and players it had loaded are kept (recording a deal changes neither)."""
+    series = access.series
+    for field in Series._meta.concrete_fields:
+        setattr(series, field.attname, getattr(written, field.attname))
+    return access
 
 
 def _recorded(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -632,19 +699,15 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
     does not exist gets the same answer, so it tells nothing about which series exist.
     """
-    fields = ("league_id", "created_by_id", "score_token", "watch_token", "version")
-    series = Series.objects.only(*fields).filter(pk=pk).first()
     try:
-        if series is None:
-            raise Http404("No such series.")
-        series_access(request, series)
+        access = selectors.series_head_for_request(request, pk)
     except Http404:
         if not request.htmx:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
-    if request.GET.get("version", "") == str(series.version):
+    if request.GET.get("version", "") == str(access.series.version):
         return HttpResponse(status=204)
-    return _render_board(request, selectors.series_for_request(request, pk))
+    return _board_page(request, access)
 
 
 @require_http_methods(["GET", "POST"])

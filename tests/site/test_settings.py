@@ -33,6 +33,12 @@ VARIABLES = [
     "EMAIL_BACKEND",
     "SUPPORT_CONTACT",
     "ADMIN_URL",
+    "DATABASE_POOL",
+    "DATABASE_POOL_MIN_SIZE",
+    "DATABASE_POOL_MAX_SIZE",
+    "PAGE_CACHE_ENTRIES",
+    "CONN_MAX_AGE",
+    "SQLITE_SYNCHRONOUS",
 ]
 PRODUCTION = {
     "DEBUG": "false",
@@ -153,7 +159,7 @@ def test_the_policy_forbids_inline_code_and_eval(monkeypatch):
 
 def test_sessions_and_the_cache_are_shared_through_the_database(monkeypatch):
     values = production(monkeypatch)
-    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
+    assert values["SESSION_ENGINE"] == "scoring.sessions"  # Django's db backend, read leaner
     assert values["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
 
 
@@ -209,3 +215,32 @@ def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(m
     assert production(monkeypatch)["ADMIN_URL"] == ""
     assert production(monkeypatch, ADMIN_URL="/ops-7f3k")["ADMIN_URL"] == "ops-7f3k/"
     assert load(monkeypatch, ADMIN_URL=" ")["ADMIN_URL"] == ""
+
+
+def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
+    url = "postgres://kozel@db.example.org:5432/kozel"
+    database = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+    assert database["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not the request
+    sized = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_MAX_SIZE="8")
+    assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 8
+    plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
+    assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
+    assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+
+
+def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
+    options = production(monkeypatch)["DATABASES"]["default"]["OPTIONS"]
+    assert "journal_mode=WAL" in options["init_command"]
+    assert "synchronous=NORMAL" in options["init_command"]
+    assert options["transaction_mode"] == "IMMEDIATE"
+    full = production(monkeypatch, SQLITE_SYNCHRONOUS="full")["DATABASES"]["default"]["OPTIONS"]
+    assert "synchronous=FULL" in full["init_command"]
+    with pytest.raises(ImproperlyConfigured, match="SQLITE_SYNCHRONOUS"):
+        production(monkeypatch, SQLITE_SYNCHRONOUS="off")
+
+
+def test_rendered_pages_are_kept_in_each_process_memory(monkeypatch):
+    pages = production(monkeypatch)["CACHES"]["pages"]
+    assert pages["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert "scoring.compression.SafeGZipMiddleware" in production(monkeypatch)["MIDDLEWARE"]

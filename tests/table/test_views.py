@@ -944,9 +944,9 @@ def test_league_members_score_or_watch_by_role_and_outsiders_find_nothing(
 
 
 #: A scoreboard request: the session, the series, its seats with players, its deals.
-SCOREBOARD_QUERIES = 4
+SCOREBOARD_QUERIES = 4  # (2 when the page is in the page cache)
 #: A recorded deal: the checks, the locked write with its savepoints, the fresh scoreboard.
-RECORD_QUERIES = 18
+RECORD_QUERIES = 13
 
 
 @pytest.mark.parametrize("deals", [1, 40])

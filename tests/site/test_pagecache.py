@@ -1,0 +1,284 @@
+"""The page cache (scoring.pagecache): every input of a page changes it, and only a cache.
+
+A scoreboard is served from the cache while nothing it depends on changed; the CSRF token and
+the deal form's one-time key are filled in afresh per response and work for a POST.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+from django.core.cache import caches
+from django.test import Client
+
+from scoring import pagecache
+from scoring.leagues import services as league_services
+from scoring.models import Deal, Series
+from scoring.table import services
+from tests.helpers import (
+    client_with_link,
+    creator_client,
+    deal_data,
+    entry_key,
+    html,
+    logged_in,
+    query_count,
+    record,
+    start_series,
+    undo_data,
+)
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
+
+
+def board_url(series: Series) -> str:
+    return f"/series/{series.pk}/"
+
+
+def page(client: Client, series: Series, *, path: str = "", **headers) -> str:
+    response = client.get(board_url(series) + path, headers=headers)
+    assert response.status_code == 200
+    return html(response)
+
+
+def cached_keys() -> int:
+    return len(caches["pages"]._cache)  # the local-memory backend's own store
+
+
+def test_a_second_request_is_served_from_the_cache_in_two_queries():
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    first = page(client, series)
+    assert cached_keys() == 1
+    assert query_count(client, board_url(series)) == 2  # the session, the series' row
+    second = page(client, series)
+
+    # The same page but for what is filled in per response.
+    def strip(text: str) -> str:
+        return HEADER.sub("", CSRF.sub("", text)).replace(entry_key_of(text), "")
+
+    assert strip(first) == strip(second)
+
+
+def entry_key_of(text: str) -> str:
+    found = re.search(r'name="entry_key" value="([^"]+)"', text)
+    assert found
+    return found.group(1)
+
+
+def test_the_csrf_token_and_the_entry_key_are_new_in_every_response_and_work():
+    series = start_series()
+    client = client_with_link(series)
+    client.handler.enforce_csrf_checks = True
+    responses = [client.get(board_url(series)) for _ in range(3)]
+    tokens = [CSRF.search(html(response)).group(1) for response in responses]
+    keys = [entry_key(response) for response in responses]
+    assert len(set(tokens)) == 3 and len(set(keys)) == 3  # masked afresh, keys unique
+    for text in map(html, responses):
+        assert pagecache.CSRF_PLACEHOLDER not in text
+        assert str(pagecache.ENTRY_PLACEHOLDER) not in text
+        # One token per response, wherever the page needs it (forms and htmx's header).
+        assert set(CSRF.findall(text)) == set(HEADER.findall(text))
+    data = deal_data(responses[2], points_0="70", csrfmiddlewaretoken=tokens[2])
+    posted = client.post(board_url(series) + "deals/", data)
+    assert posted.status_code == 302
+    assert Deal.objects.get(series=series).entry_key.hex == keys[2].replace("-", "")
+
+
+def test_a_cached_board_posts_through_htmx_with_its_header_token():
+    series = start_series()
+    client = client_with_link(series)
+    client.handler.enforce_csrf_checks = True
+    client.get(board_url(series))  # cached now
+    response = client.get(board_url(series))
+    header = HEADER.search(html(response)).group(1)
+    data = deal_data(response, points_0="70")
+    posted = client.post(
+        board_url(series) + "deals/", data, headers={**HTMX, "X-CSRFToken": header}
+    )
+    assert posted.status_code == 200
+    assert Deal.objects.filter(series=series).count() == 1
+
+
+def test_every_write_to_the_series_changes_the_page():
+    series = start_series()
+    client = creator_client(series)
+    before = page(client, series)
+    record(series, (70, 50))
+    assert "Deal 2: card points" in page(client, series) and "Deal 2" not in before
+    renamed = services.series_players_change(
+        series=Series.objects.get(pk=series.pk),
+        names=["Zoya", "Boris", "Vera", "Gleb"],
+        known=None,
+    )
+    assert "Zoya" in page(client, renamed)
+    old_link = Series.objects.get(pk=series.pk).score_token
+    services.series_link_renew(series=Series.objects.get(pk=series.pk), link="score")
+    assert old_link not in page(client, series)  # a renewed link does not bump the version
+
+
+def test_who_asks_decides_the_page(league, owner, viewer):
+    series = start_series()
+    scorer_page = page(client_with_link(series), series)
+    watcher_page = page(client_with_link(series, series.watch_token), series)
+    creator_page = page(creator_client(series), series)
+    assert "Record deal" in scorer_page and "Record deal" not in watcher_page
+    assert "Share this game" in creator_page and "Share this game" not in scorer_page
+    assert "Change the names" in creator_page  # the names form: the creator's, whole pages
+    assert "Change the names" not in page(creator_client(series), series, **HTMX)
+    league_game = start_series(league=league)
+    assert "Record deal" in page(logged_in(owner), league_game)
+    assert "Record deal" not in page(logged_in(viewer), league_game)
+    assert "Log out" in page(logged_in(owner), league_game)
+
+
+def test_the_language_the_undo_offer_and_htmx_each_change_the_page():
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    english = page(client, series)
+    client.cookies["django_language"] = "ru"
+    russian = page(client, series)
+    assert 'lang="ru"' in russian and 'lang="en"' in english
+    client.cookies["django_language"] = "en"
+    assert "<!doctype html>" not in page(client, series, **HTMX)
+    undone = client.post(board_url(series) + "undo/", undo_data(client.get(board_url(series))))
+    assert undone.status_code == 302
+    offer = page(client, series, path="?undone=1")
+    assert "Put deal 1 back" in offer
+    assert "Put deal 1 back" not in page(client, series)
+
+
+def test_the_key_holds_every_input():
+    """Each input of ``board_key`` alone gives another key."""
+    series = start_series()
+    client = client_with_link(series)
+    request = client.get(board_url(series)).wsgi_request
+    from scoring.access import SeriesAccess
+
+    base = SeriesAccess(series=series, can_score=True, can_manage=False, link="score")
+
+    def key(access=base, undone=False, **changes):
+        saved = {name: getattr(request, name, None) for name in ("user", "htmx")}
+        for name, value in changes.items():
+            setattr(request, name, value)
+        try:
+            return pagecache.board_key(request, access, undone=undone)
+        finally:
+            for name, value in saved.items():
+                setattr(request, name, value)
+
+    def with_series(**fields):
+        copy = Series.objects.get(pk=series.pk)
+        for name, value in fields.items():
+            setattr(copy, name, value)
+        return SeriesAccess(series=copy, can_score=True, can_manage=False, link="score")
+
+    from django.contrib.auth.models import User
+
+    user = User(pk=99, username="u")
+    keys = [
+        key(),
+        key(undone=True),
+        key(access=SeriesAccess(series=series, can_score=False, can_manage=False, link="watch")),
+        key(access=SeriesAccess(series=series, can_score=True, can_manage=True, link="score")),
+        key(access=SeriesAccess(series=series, can_score=True, can_manage=False, link=None)),
+        key(access=with_series(version=series.version + 1)),
+        key(access=with_series(score_token="x" * 20)),
+        key(access=with_series(watch_token="y" * 20)),
+        key(access=with_series(league_id=7)),
+        key(access=with_series(pk=series.pk + 1)),
+        key(user=user),
+        key(htmx=True),
+    ]
+    from django.utils import translation
+
+    with translation.override("ru"):
+        keys.append(key())
+    request.path = request.path_info = board_url(series) + "x/"
+    keys.append(key())
+    assert len(set(keys)) == len(keys)
+
+
+def test_a_flash_message_or_another_parameter_is_never_cached():
+    series = start_series()
+    client = creator_client(series)
+    client.post(board_url(series) + "players/", {f"player_{n}": f"P{n}" for n in range(4)})
+    shown = page(client, series)  # with "Names changed."
+    assert "Names changed." in shown
+    assert "Names changed." not in page(client, series)
+    page(client, series, path="?anything=1")
+    assert cached_keys() == 1  # the second plain page only
+
+
+def test_a_finished_game_is_never_cached():
+    from tests.helpers import finished_series
+
+    series = finished_series()
+    page(client_with_link(series), series)
+    assert cached_keys() == 0
+
+
+def test_the_home_page_follows_the_games_of_the_browser():
+    series = start_series()
+    client = creator_client(series)
+    assert "0 deals" in html(client.get("/"))
+    record(series, (70, 50))
+    assert "1 deal" in html(client.get("/"))  # the version is in the key
+    services.series_link_renew(series=Series.objects.get(pk=series.pk), link="score")
+    session = client.session
+    session["series_created"] = []
+    session.save()
+    assert "Recent games" not in html(client.get("/"))  # the link this browser held is gone
+
+
+def test_the_cache_is_only_a_cache_another_process_sees_the_change():
+    """A page cached here is never served once the series changed elsewhere: the version is
+    read from the database on every request."""
+    series = start_series()
+    client = client_with_link(series)
+    page(client, series)
+    Series.objects.filter(pk=series.pk).update(version=series.version + 5)  # another server
+    caches["pages"].set("unrelated", (b"", "text/html", False))
+    assert "Deal 1: card points" in page(client, series)
+    assert cached_keys() == 3
+
+
+# Compression (scoring.compression): never a page with a secret in it (BREACH)
+
+
+def gzipped(client: Client, path: str, **headers) -> bool:
+    response = client.get(path, headers={"Accept-Encoding": "gzip", **headers})
+    assert response.status_code == 200, path
+    if response.get("Content-Encoding") == "gzip":
+        assert b"<" in gzip.decompress(response.content)
+        return True
+    return False
+
+
+def test_pages_without_secrets_are_gzipped():
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    assert gzipped(client, "/")
+    assert gzipped(client, board_url(series))
+    assert gzipped(client, board_url(series))  # from the cache as well
+
+
+def test_pages_that_show_a_secret_link_are_not_gzipped(league, owner):
+    series = record(start_series(), (70, 50))
+    creator = creator_client(series)
+    assert not gzipped(creator, board_url(series))  # the score and watch links, their QR
+    assert not gzipped(creator, board_url(series))  # the cached page keeps the mark
+    owner_client = logged_in(owner)
+    league_services.invite_renew(league=league)
+    league = league_services.share_renew(league=league)
+    assert not gzipped(owner_client, f"/leagues/{league.pk}/members/")  # the invite link
+    assert not gzipped(owner_client, f"/leagues/{league.pk}/settings/")  # the public link
+    assert not gzipped(Client(), f"/public/{league.share_token}/")  # reached by a token
+    assert not gzipped(Client(), f"/join/{series.watch_token}/")
+    assert gzipped(owner_client, f"/leagues/{league.pk}/standings/")
