@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from scoring import languages
 from scoring.leagues import services as league_services
 from scoring.models import Deal, Membership, Player, Role
-from tests.helpers import db_snapshot, finished, html, logged_in
+from tests.helpers import db_snapshot, finished, html, logged_in, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,10 @@ def world(league, owner):
     league_services.players_merge(
         league=league, source_id=players["Anya"].pk, target_id=players["Anna"].pk, user=owner
     )
-    logged_in(owner).get(f"/leagues/{league.pk}/standings/")  # a standings snapshot
+    finished(league, names=("Gleb", "Dima", "Egor", "Fima"))  # two teams: a pair's result
+    logged_in(owner).get(f"/leagues/{league.pk}/standings/")  # the running totals, folded
+    make_event(league, 4, rounds=1)  # a club night with its round and table
+    languages.account_language_set(user=owner, language="de")  # an account's settings
     Group.objects.create(name="operators")
     common = {"user_agent": "phone", "ip_address": "203.0.113.9", "http_accept": "*/*"}
     AccessAttempt.objects.create(username="vika", failures_since_start=5, **common)
