@@ -428,9 +428,63 @@
     navigator.serviceWorker.register(url, { scope: "/" }).catch(function () {});
   }
 
+  // Deals kept on the phone without a network (offline.js, with the rules engine it imports: 12
+  // KB) load only when they may be needed, not with every scoreboard: when the player types into
+  // a deal form, when the phone goes offline, on a page whose board has deals waiting (noted
+  // in localStorage by offline.js), and when a deal form cannot be sent (the module then keeps
+  // that form's deal). Once loaded, the module handles these events itself.
+  var offline = { loading: null, ready: false };
+  function offlineDeals() {
+    var words = document.getElementById("offline-words");
+    var src = words && words.getAttribute("data-module");
+    if (!src) return null;
+    if (!offline.loading) {
+      offline.loading = import(src);
+      offline.loading.then(function () { offline.ready = true; }, function () { offline.loading = null; });
+    }
+    return offline.loading;
+  }
+  function dealsWaiting() {
+    var element = document.getElementById("board-data");
+    try {
+      var series = element && JSON.parse(element.textContent).series;
+      return Boolean(series && localStorage.getItem("kozel-waiting:" + series));
+    } catch (error) {
+      return false;
+    }
+  }
+  function isDealForm(element) {
+    return Boolean(element && element.matches && element.matches("form.deal-form"));
+  }
+  function keepOffline(form) {
+    var loading = offlineDeals();
+    if (loading) loading.then(function (module) { module.queue(form); }, function () { say("offline"); });
+  }
+  document.addEventListener("input", function (event) {
+    // Typing, not focus: the deal form's first field is focused as the page opens.
+    if (!offline.loading && event.target.closest && isDealForm(event.target.closest("form"))) offlineDeals();
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (offline.ready || navigator.onLine || !isDealForm(event.detail.elt)) return;
+    event.preventDefault(); // no network: the deal waits on the phone
+    keepOffline(event.detail.elt);
+  });
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (!offline.ready && isDealForm(event.detail.elt)) keepOffline(event.detail.elt);
+    });
+  });
+  window.addEventListener("offline", function () { offlineDeals(); });
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "send-waiting") offlineDeals();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     setUpLanguagePicker();
     if (!navigator.onLine) say("offline");
+    if (!navigator.onLine || dealsWaiting()) offlineDeals();
     registerWorker();
     setUp(document);
     keepInView();

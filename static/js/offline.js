@@ -42,7 +42,20 @@ const data = () => {
   return element ? JSON.parse(element.textContent) : null;
 };
 const words = () => (document.getElementById("offline-words") || { dataset: {} }).dataset;
-const announce = (count, kind) => document.dispatchEvent(new CustomEvent("kozel:waiting", { detail: { count, kind } }));
+// Whether this board has deals waiting is also noted in localStorage: app.js loads this module
+// at once on a page that has some (it is loaded only when needed, to keep the first load small).
+function note(count) {
+  const board = data();
+  if (!board) return;
+  try {
+    if (count) localStorage.setItem(`kozel-waiting:${board.series}`, String(count));
+    else localStorage.removeItem(`kozel-waiting:${board.series}`);
+  } catch (error) { /* storage refused: the module is then loaded when the phone is offline */ }
+}
+const announce = (count, kind) => {
+  note(count);
+  document.dispatchEvent(new CustomEvent("kozel:waiting", { detail: { count, kind } }));
+};
 
 // The recorded deals and then the waiting ones, through the engine (throws InvalidDeal).
 function score(board, waiting) {
@@ -382,5 +395,9 @@ if ("serviceWorker" in navigator) {
 }
 render().then(() => {
   if (page.waiting.length) announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
+  else note(0);
   send();
 });
+
+// app.js loads this module on demand and hands it the deal form it was asked to keep.
+export { queue, send };

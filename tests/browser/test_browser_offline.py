@@ -41,6 +41,21 @@ def test_no_connection_is_said_at_once_in_the_page(tab):
     forgive_offline(tab)
 
 
+def test_the_offline_engine_loads_when_a_deal_is_typed_not_with_the_page(tab):
+    """offline.js and the rules engine (12 KB) are not part of a scoreboard's first load: they
+    come when the player starts typing a deal (or the phone goes offline)."""
+    series = start_series()
+    asked: list[str] = []
+    tab.page.on("request", lambda request: asked.append(request.url))
+    tab.open_link(series.score_token)
+    tab.page.wait_for_load_state("networkidle")
+    assert not [url for url in asked if "offline" in url and url.endswith(".js")]
+    assert not [url for url in asked if "kozel-rules" in url]
+    with tab.page.expect_request(lambda request: "kozel-rules" in request.url):
+        tab.page.get_by_role("spinbutton", name="Anna & Vera", exact=True).fill("7")
+    assert [url for url in asked if "/js/offline" in url]
+
+
 @pytest.mark.parametrize(
     ("code", "words"),
     [
