@@ -56,9 +56,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
-    fields = readonly_fields = ("position", "side", "player", "total", "is_goat", "is_winner")
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown under another model's page, never written there."""
+
     extra = 0
     can_delete = False
 
@@ -67,6 +67,11 @@ class SeatInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = readonly_fields = ("position", "side", "player", "total", "is_goat", "is_winner")
 
 
 @admin.register(Series)
@@ -175,17 +180,9 @@ class TransferForm(forms.Form):
         ]
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(ReadOnlyInline):
     model = Membership
     fields = readonly_fields = ("user", "role", "joined_at")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(League)
