@@ -496,7 +496,8 @@ def site(league, owner, outsider) -> Site:
     event = event_services.share_renew(event=make_event(league, 4, rounds=1))
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     arguments = {
-        "event": [merge.pk, event.pk],
+        "event": [event.pk],  # a club night
+        "change": [merge.pk],  # a league's change (a merge), undone by its own URL
         "event share": [event.share_token],
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
@@ -531,6 +532,8 @@ def argument_kind(route: str, parameter: str) -> str:
             if route.startswith(prefix):
                 return kind
         return "reset token"
+    if parameter == "event_pk" and "/changes/" in route:
+        return "change"  # an entry of the league's audit trail, not a club night
     kinds = {"membership_pk": "membership", "player_pk": "player", "event_pk": "event"}
     return kinds.get(parameter, parameter)
 
