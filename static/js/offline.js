@@ -167,11 +167,15 @@ function describe(outcome, names) {
 // The waiting deals on the board: their rows, the totals, dealer, eggs and goat with them.
 async function render() {
   const ticket = ++page.ticket;
+  const asked = data();
+  if (!asked || !document.getElementById("scoreboard")) return;
+  const waiting = await waitingOf(asked.series);
+  if (ticket !== page.ticket) return;
+  // The board as it is now: a fresh one may have been swapped in while the phone's store was
+  // read (a deal just recorded), and the form must get its number, not the old board's.
   const board = data();
   const scoreboard = document.getElementById("scoreboard");
-  if (!board || !scoreboard) return;
-  const waiting = await waitingOf(board.series);
-  if (ticket !== page.ticket) return;
+  if (!board || !scoreboard || board.series !== asked.series) return;
   page.waiting = waiting;
   scoreboard.querySelectorAll(".waiting").forEach((old) => old.remove());
   scoreboard.dataset.waitingFor = `${board.version}:${waiting.length}:${page.trouble ? 1 : 0}`;
