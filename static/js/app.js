@@ -456,9 +456,22 @@
   function isDealForm(element) {
     return Boolean(element && element.matches && element.matches("form.deal-form"));
   }
+  // The form is held (read-only, its buttons off) until the module has taken its deal: the
+  // next deal cannot be typed over this one, nor sent with this one's entry key.
   function keepOffline(form) {
     var loading = offlineDeals();
-    if (loading) loading.then(function (module) { module.queue(form); }, function () { say("offline"); });
+    if (!loading) return;
+    var fields = [].slice.call(form.querySelectorAll("input:not([type=hidden]):not([readonly])"));
+    var buttons = [].slice.call(form.querySelectorAll("button:not([disabled])"));
+    fields.forEach(function (field) { field.readOnly = true; });
+    buttons.forEach(function (button) { button.disabled = true; });
+    function release() {
+      fields.forEach(function (field) { field.readOnly = false; });
+      buttons.forEach(function (button) { button.disabled = false; });
+    }
+    loading
+      .then(function (module) { return module.queue(form); })
+      .then(release, function () { release(); say("offline"); });
   }
   document.addEventListener("input", function (event) {
     // Typing, not focus: the deal form's first field is focused as the page opens.

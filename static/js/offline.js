@@ -102,17 +102,22 @@ function formError(form, text) {
 
 // Deals are kept one after the other (a second tap while the first is being stored waits).
 let queued = Promise.resolve();
+// What the form holds as typed: its points, counted cards and trick answers.
+const typed = (form) => [...form.querySelectorAll("input[data-points], input[data-card-points], input[type=radio]")]
+  .map((input) => (input.type === "radio" ? input.checked : input.value)).join("|");
+
 function queue(form) {
   // What was typed and the form's key are taken now: the form may be used again at once.
   const deal = readForm(form);
+  const taken = typed(form);
   const keyInput = form.querySelector("input[name=entry_key]");
   const key = keyInput.value || newKey();
   keyInput.value = newKey();
-  queued = queued.then(() => keep(form, deal, key)).catch(() => formError(form, words().bad));
+  queued = queued.then(() => keep(form, deal, key, taken)).catch(() => formError(form, words().bad));
   return queued;
 }
 
-async function keep(form, deal, key) {
+async function keep(form, deal, key, taken) {
   const board = data();
   if (!board) return;
   const waiting = await waitingOf(board.series);
@@ -130,15 +135,20 @@ async function keep(form, deal, key) {
     const record = { ...deal, key, number, series: board.series, url: board.url, csrf: csrf(), at: Date.now() };
     await store("readwrite", (deals) => deals.put(record));
   }
-  form.querySelectorAll("input[data-points], input[data-card-points]").forEach((input) => { input.value = ""; input.classList.remove("computed"); });
-  form.querySelectorAll("input[type=radio]").forEach((radio) => { radio.checked = false; });
-  form.querySelectorAll(".errors, .error, .kept").forEach((element) => element.remove());
-  form.querySelectorAll("[aria-invalid]").forEach((element) => element.removeAttribute("aria-invalid"));
-  form.querySelectorAll("fieldset[data-tricks-for]").forEach((set) => { set.hidden = true; });
+  // Emptied for the next deal, unless the next deal is already being typed into it (a slow
+  // phone: the store took a moment, the player did not wait).
+  if (typed(form) === taken) {
+    form.querySelectorAll("input[data-points], input[data-card-points]").forEach((input) => { input.value = ""; input.classList.remove("computed"); });
+    form.querySelectorAll("input[type=radio]").forEach((radio) => { radio.checked = false; });
+    form.querySelectorAll(".errors, .error, .kept").forEach((element) => element.remove());
+    form.querySelectorAll("[aria-invalid]").forEach((element) => element.removeAttribute("aria-invalid"));
+    form.querySelectorAll("fieldset[data-tricks-for]").forEach((set) => { set.hidden = true; });
+  }
   await render();
   announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
   const first = form.querySelector("input[data-points]");
-  if (first) first.focus();
+  const typing = document.activeElement && document.activeElement.matches("input") && form.contains(document.activeElement);
+  if (first && !typing) first.focus();
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.ready.then((r) => r.sync && r.sync.register("kozel-deals")).catch(() => {});
   }
