@@ -305,6 +305,9 @@ def _link_renewed(tab: Tab) -> None:
 def _form_refused(tab: Tab) -> None:
     """A form sent without its CSRF cookie (cleared, or blocked): the site's own 403 page."""
     tab.goto("/")
+    # The service worker installs first: a page it fetches would set the CSRF cookie again.
+    tab.page.evaluate("() => navigator.serviceWorker ? navigator.serviceWorker.ready : null")
+    tab.page.wait_for_load_state("networkidle")
     tab.context.clear_cookies()
     with tab.expecting(403):
         tab.page.get_by_label("Language").select_option("ru")  # the picker sends itself
