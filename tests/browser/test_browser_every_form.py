@@ -497,6 +497,9 @@ class Crawler:
         """
         tab, account = self.tabs[account_name], ACCOUNTS[account_name]
         self.collect(account_name)
+        # Off the last page first: a poll of it still in flight would otherwise answer after
+        # the cookies are cleared and set its CSRF cookie again over the new page's.
+        tab.page.goto("about:blank")
         tab.context.clear_cookies()
         client = Client()
         if account.username:
