@@ -19,6 +19,8 @@ keeps its best round (a busy moment of a shared machine only ever takes away).
 SQLite in a throw-away folder unless ``LOADTEST_DATABASE_URL`` names another database (for
 example ``postgres://postgres@127.0.0.1:5432/kozel_loadtest``, emptied first). ``BENCH_QUICK=1``
 (``make loadtest QUICK=1``): one short round, every code path, figures meaningless.
+``LOADTEST_ONLY`` (comma-separated names, e.g. ``deal cycle``): only those figures, to follow
+one change quickly.
 """
 
 from __future__ import annotations
@@ -410,6 +412,10 @@ def run(work: Path) -> None:
         "standings GET": (data["standings"], owner),
         "public standings GET": (data["public"], {}),
     }
+    only = {name.strip() for name in os.environ.get("LOADTEST_ONLY", "").split(",") if name.strip()}
+    if only:
+        scenarios = {name: scenario for name, scenario in scenarios.items() if name in only}
+    cycling = not only or "deal cycle" in only
     best: dict[str, dict[str, tuple[float, float]]] = {"site": {}, "bare": {}}
 
     def keep(kind: str, name: str, figures: tuple[float, float]) -> None:
@@ -426,6 +432,8 @@ def run(work: Path) -> None:
             try:
                 for name, (path, headers) in scenarios.items():
                     keep(kind, name, wrk(server.port, "/" if kind == "bare" else path, headers))
+                if not cycling:
+                    continue
                 clients = data["cycles"] if kind == "site" else None
                 if kind == "site" and round_ > 0:
                     clients = [
@@ -445,7 +453,7 @@ def run(work: Path) -> None:
     )
     header = f"{'':<22}{'site req/s':>11}{'p99 ms':>8}{'bare req/s':>12}{'p99 ms':>8}{'ratio':>7}"
     print(f"{header}  goal")
-    for name in [*scenarios, "deal cycle"]:
+    for name in [*scenarios, *(["deal cycle"] if cycling else [])]:
         site_rate, site_p99 = best["site"][name]
         bare_rate, bare_p99 = best["bare"][name]
         ratio = site_rate / bare_rate

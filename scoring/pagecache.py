@@ -6,8 +6,12 @@ next request that would render exactly the same page. The key holds everything t
 depends on (``board_key``): the series and its version and links, what the request may do with
 it, its language, the user, htmx or a whole page, the undo offer, the path. What differs per
 response is left out of the cached bytes as placeholders and filled in for each one
-(``fill``): the CSRF token (masked afresh per response, as Django does) and the deal form's
-one-time ``entry_key``.
+(``fill``): the CSRF token (masked afresh per response, as Django does), the deal form's
+one-time ``entry_key``, and the deal form's ``autofocus`` (a whole page's only).
+
+One board, two answers: the board alone (htmx: a recorded deal, the live poll) and the whole page
+around it. A whole page is built around the board's cached bytes (``board_bytes``), so the board
+a recorded deal rendered is not rendered again for the next whole page.
 
 The cache is each process's own memory (``CACHES["pages"]``, Django's local-memory backend):
 every request still reads the series' version from the database, so a page another process or
@@ -34,8 +38,12 @@ from scoring.compression import mark_secret, shows_secret
 #: Stand-ins rendered into a cached page, replaced in every response (new in every process).
 CSRF_PLACEHOLDER = "csrf" + secrets.token_hex(16)
 ENTRY_PLACEHOLDER = uuid.uuid4()
+#: Where the deal form's ``autofocus`` goes: a whole page focuses the first side, a board swapped
+#: in by htmx does not (it would take the focus from a player typing on).
+FOCUS_PLACEHOLDER = "focus" + secrets.token_hex(16)
 _CSRF = CSRF_PLACEHOLDER.encode()
 _ENTRY = str(ENTRY_PLACEHOLDER).encode()
+_FOCUS = FOCUS_PLACEHOLDER.encode()
 #: The query parameters a cached board may carry (``undone`` is part of the key; ``version``,
 #: the live poll's, changes only the language form's "next" on a whole page: the path is keyed).
 KEYED_PARAMETERS = frozenset({"undone", "version"})
@@ -126,12 +134,22 @@ def home_key(request: HttpRequest) -> str | None:
 
 
 def fill(body: bytes, request: HttpRequest) -> bytes:
-    """The cached bytes with this response's CSRF token and a fresh one-time entry key."""
+    """The cached bytes with this response's CSRF token, a fresh one-time entry key, and the
+    focus on the deal form for a whole page."""
     if _CSRF in body:
         body = body.replace(_CSRF, get_token(request).encode())
     if _ENTRY in body:
         body = body.replace(_ENTRY, str(uuid.uuid4()).encode())
+    if _FOCUS in body:
+        body = body.replace(_FOCUS, b"" if getattr(request, "htmx", False) else b"autofocus")
     return body
+
+
+def board_bytes(key: str) -> tuple[bytes, str] | None:
+    """The board alone as cached under ``key`` (``board_key(..., partial=True)``), placeholders
+    and all, and the page title it was stored with: what a whole page is built around."""
+    entry = cache().get(key)
+    return None if entry is None else (entry[0], entry[3])
 
 
 def serve(request: HttpRequest, key: str) -> HttpResponse | None:
@@ -139,16 +157,21 @@ def serve(request: HttpRequest, key: str) -> HttpResponse | None:
     entry = cache().get(key)
     if entry is None:
         return None
-    body, content_type, secret = entry
+    body, content_type, secret, _title = entry
     response = HttpResponse(fill(body, request), content_type=content_type)
     if secret:
         mark_secret(request)
     return response
 
 
-def store(request: HttpRequest, key: str, response: HttpResponse) -> HttpResponse:
-    """Keep a rendered page (with its placeholders) and answer with it filled in."""
+def store(
+    request: HttpRequest, key: str, response: HttpResponse, *, answer: bool = True, title: str = ""
+) -> HttpResponse:
+    """Keep a rendered page (with its placeholders) and answer with it filled in (``answer``;
+    else it stays as rendered: the board a whole page is built around). ``title``: a board's
+    page title, kept with it for the page built around it."""
     body = response.content
-    cache().set(key, (body, response["Content-Type"], shows_secret(request)))
-    response.content = fill(body, request)
+    cache().set(key, (body, response["Content-Type"], shows_secret(request), title))
+    if answer:
+        response.content = fill(body, request)
     return response

@@ -95,6 +95,11 @@ def summary(outcome: rules.DealOutcome, names: list[str]) -> str:
     return " ".join(parts)
 
 
+def page_title(board: Scoreboard) -> str:
+    """The sides and their defeat points, for the page's title (a tab, a home-screen switcher)."""
+    return " : ".join(f"{side.name} {side.total}" for side in board.sides)
+
+
 def joined(names: list[str]) -> str:
     return _(" and ").join(names)
 

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -52,6 +53,7 @@ from scoring.table.scoreboard import (
     build,
     goat_tally_line,
     goat_title,
+    page_title,
     score_line,
     undone_summary,
 )
@@ -131,9 +133,11 @@ def _render_board(
     undone: bool = False,
     status: int = 200,
     placeholders: bool = False,
+    alone: bool = False,
 ) -> HttpResponse:
-    """The scoreboard page (or its partial for htmx). ``placeholders``: rendered for the page
-    cache, with stand-ins for the CSRF token and the entry key (``pagecache.fill``)."""
+    """The scoreboard page (or its partial for htmx, or for ``alone``). ``placeholders``:
+    rendered for the page cache, with stand-ins for the CSRF token, the entry key and the
+    focus (``pagecache.fill``)."""
     board = board or _board(access.series)
     full = not board.state.finished and board.next_number > MAX_DEALS
     if form is None and access.can_score and not board.state.finished and not full:
@@ -142,26 +146,56 @@ def _render_board(
         notice = _full_notice()
     rematch = _rematch_followed(request, access) if board.state.finished else None
     context = {
-        "access": access,
+        **_page_context(access, page_title(board)),
         "rematch": rematch,
         "board": board,
-        "series": access.series,
         "form": form,
         "notice": notice,
         "undone": _undone_offer(board) if undone else None,
-        "rules_note": rules_note(board.state.rules, sides=board.sides_count),
         **(_the_end(board) if board.state.finished else {}),
     }
-    if not request.htmx and access.can_manage and access.series.league_id is None:
-        names = [seat.player.name for seat in board.seats]
-        initial = {f"player_{position}": name for position, name in enumerate(names)}
-        context["names_form"] = names_form or SeatNamesForm(
-            shape=access.series.shape, initial=initial
-        )
+    alone = alone or bool(request.htmx)
+    if not alone:
+        context["names_form"] = names_form or _names_form(access, board.seats)
     if placeholders:
         context["csrf_token"] = pagecache.CSRF_PLACEHOLDER  # over the context processor's
-    template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
+        context["focus_mark"] = pagecache.FOCUS_PLACEHOLDER
+    template = "scoring/series.html#scoreboard" if alone else "scoring/series.html"
     return render(request, template, context, status=status)
+
+
+def _page_context(access: SeriesAccess, title: str) -> dict:
+    """What the whole page shows around its board."""
+    series = access.series
+    sides = series.shape.sides
+    return {
+        "access": access,
+        "series": series,
+        "page_title": title,
+        "sides_count": sides,
+        "rules_note": rules_note(series.ruleset, sides=sides),
+    }
+
+
+def _names_form(access: SeriesAccess, seats: list) -> SeatNamesForm | None:
+    """The creator's form to change who sits where, in a quick game (not in a league's)."""
+    if not access.can_manage or access.series.league_id is not None:
+        return None
+    initial = {f"player_{seat.position}": seat.player.name for seat in seats}
+    return SeatNamesForm(shape=access.series.shape, initial=initial)
+
+
+def _page_around(request: HtmxHttpRequest, access: SeriesAccess, board: bytes, title: str):
+    """A whole page around its board rendered already (the page cache's, with its stand-ins):
+    the seats for the names form, no deal read, nothing replayed."""
+    seats = sorted(access.series.seats.all(), key=lambda seat: seat.position)
+    context = {
+        **_page_context(access, title),
+        "board_html": mark_safe(board.decode()),  # our own rendered board
+        "names_form": _names_form(access, seats),
+        "csrf_token": pagecache.CSRF_PLACEHOLDER,
+    }
+    return render(request, "scoring/series.html", context)
 
 
 def _board_page(
@@ -184,12 +218,27 @@ def _board_page(
         return _render_board(request, access, board=board, undone=undone)
     key = pagecache.board_key(request, access, undone=undone)
     response = pagecache.serve(request, key)
-    if response is None:
-        if board is None:
-            selectors.load_seats(series)
+    if response is not None:
+        return response
+    if board is None:
+        selectors.load_seats(series)
+    if request.htmx:
+        board = board or _board(series)
         rendered = _render_board(request, access, board=board, undone=undone, placeholders=True)
-        response = pagecache.store(request, key, rendered)
-    return response
+        return pagecache.store(request, key, rendered, title=page_title(board))
+    # A whole page around the board alone, cached for htmx as well: the board a recorded deal
+    # rendered (its POST answer) is the next whole page's too.
+    alone_key = pagecache.board_key(request, access, undone=undone, partial=True)
+    alone = pagecache.board_bytes(alone_key)
+    if alone is None:
+        board = board or _board(series)
+        rendered = _render_board(
+            request, access, board=board, undone=undone, placeholders=True, alone=True
+        )
+        title = page_title(board)
+        pagecache.store(request, alone_key, rendered, answer=False, title=title)
+        alone = (rendered.content, title)
+    return pagecache.store(request, key, _page_around(request, access, *alone))
 
 
 def _undone_offer(board: Scoreboard) -> dict | None:

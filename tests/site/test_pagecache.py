@@ -12,6 +12,7 @@ import re
 import pytest
 from django.core.cache import caches
 from django.test import Client
+from django.urls import reverse
 
 from scoring import pagecache
 from scoring.leagues import services as league_services
@@ -55,7 +56,7 @@ def test_a_second_request_is_served_from_the_cache_in_two_queries():
     series = record(start_series(), (70, 50))
     client = client_with_link(series)
     first = page(client, series)
-    assert cached_keys() == 1
+    assert cached_keys() == 2  # the page, and the board alone that htmx gets too
     assert query_count(client, board_url(series)) == 2  # the session, the series' row
     second = page(client, series)
 
@@ -64,6 +65,38 @@ def test_a_second_request_is_served_from_the_cache_in_two_queries():
         return HEADER.sub("", CSRF.sub("", text)).replace(entry_key_of(text), "")
 
     assert strip(first) == strip(second)
+
+
+def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
+    """The POST's answer (htmx: the board alone) is cached and the next whole page is built
+    around it: no second render of the board, and only the whole page focuses the deal form."""
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    form = page(client, series)
+    posted = client.post(
+        reverse("deal_record", args=[series.pk]),
+        {
+            "csrfmiddlewaretoken": CSRF.search(form).group(1),
+            "number": "2",
+            "entry_key": entry_key_of(form),
+            "points_0": "40",
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert posted.status_code == 200
+    answer = html(posted)
+    assert "Deal 3: card points" in answer and "autofocus" not in answer
+    whole = client.get(board_url(series))
+    rendered = {template.name for template in whole.templates}
+    assert "scoring/series.html" in rendered
+    assert "scoring/_deal_fields.html" not in rendered  # the board came from the cache
+    text = html(whole)
+    assert "Deal 3: card points" in text
+    assert text.count(" autofocus") == 1
+    assert entry_key_of(text) != entry_key_of(answer)
+    # The next htmx answer (the live poll's board) is the cached board, still without focus.
+    again = html(client.get(board_url(series), headers={"HX-Request": "true"}))
+    assert "Deal 3: card points" in again and "autofocus" not in again
 
 
 def entry_key_of(text: str) -> str:
@@ -213,7 +246,7 @@ def test_a_flash_message_or_another_parameter_is_never_cached():
     assert "Names changed." in shown
     assert "Names changed." not in page(client, series)
     page(client, series, path="?anything=1")
-    assert cached_keys() == 1  # the second plain page only
+    assert cached_keys() == 2  # the second plain page only (and its board)
 
 
 def test_a_finished_game_is_never_cached():
@@ -244,9 +277,9 @@ def test_the_cache_is_only_a_cache_another_process_sees_the_change():
     client = client_with_link(series)
     page(client, series)
     Series.objects.filter(pk=series.pk).update(version=series.version + 5)  # another server
-    caches["pages"].set("unrelated", (b"", "text/html", False))
+    caches["pages"].set("unrelated", (b"", "text/html", False, ""))
     assert "Deal 1: card points" in page(client, series)
-    assert cached_keys() == 3
+    assert cached_keys() == 5  # each version's page and board, and the unrelated entry
 
 
 # Compression (scoring.compression): never a page with a secret in it (BREACH)
