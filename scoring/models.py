@@ -178,6 +178,9 @@ class Series(models.Model):
     multiplier = models.PositiveIntegerField(default=1)
     # Grows with every change; a cheap "has anything changed?" for live views and forms.
     version = models.PositiveIntegerField(default=0)
+    # A club night's round of N deals: the table takes no deal after the Nth (None: no limit
+    # but MAX_DEALS). Fixed when the series starts.
+    deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = _("series")

@@ -97,10 +97,16 @@ def start_series(
     ruleset: rules.Ruleset = rules.PRESETS["classic"],
     league: League | None = None,
     first_dealer: int = 0,
+    deal_limit: int | None = None,
 ) -> Series:
     players = services.players_resolve(names=list(names), league=league, known=None)
     return services.series_start(
-        mode=mode, players=players, first_dealer=first_dealer, ruleset=ruleset, league=league
+        mode=mode,
+        players=players,
+        first_dealer=first_dealer,
+        ruleset=ruleset,
+        league=league,
+        deal_limit=deal_limit,
     )
 
 

@@ -125,6 +125,8 @@ def round_start(*, event: Event, user=None) -> EventRound:
     planned = event.plan[number - 1]
     players = Player.objects.in_bulk([p for t in planned["tables"] for p in t])
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
+    # A round of N deals: each table's phone takes no deal after the Nth.
+    deal_limit = event.length_value if event.length == Event.Length.DEALS else None
     for position, seats in enumerate(planned["tables"], start=1):
         series = table_services.series_start(
             mode=Mode.TEAMS if len(seats) == 4 else Mode.THREE,
@@ -133,6 +135,7 @@ def round_start(*, event: Event, user=None) -> EventRound:
             ruleset=event.ruleset,
             league=event.league,
             user=user,
+            deal_limit=deal_limit,
         )
         EventTable.objects.create(round=played, number=position, series=series)
     _bump(event)

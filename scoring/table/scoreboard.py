@@ -57,6 +57,18 @@ class Scoreboard:
     def sides_count(self) -> int:
         return len(self.sides)
 
+    @property
+    def deal_limit(self) -> int | None:
+        """The most deals the series takes (a club night's round of N deals), if it has one."""
+        return self.series.deal_limit
+
+    @property
+    def limit_reached(self) -> bool:
+        """A series not over that holds its ``deal_limit`` deals: the round's deals are played,
+        and the organiser's finishing the round scores it."""
+        limit = self.series.deal_limit
+        return limit is not None and not self.state.finished and self.next_number > limit
+
 
 def side_names(seats: list[Seat], sides: int) -> list[str]:
     """Each side's name: its player, or both partners for a team."""

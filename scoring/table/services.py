@@ -59,6 +59,7 @@ class Entry(enum.StrEnum):
     STALE = "stale"  # the form was for another deal, recorded or undone elsewhere since
     OVER = "over"  # the series has ended: no deal can be added
     FULL = "full"  # the series holds MAX_DEALS deals
+    LIMIT = "limit"  # the series holds its ``deal_limit`` deals (a club night's round of N deals)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ def entry_decision(
     number: int | None,
     entry_key: uuid.UUID | None,
     key_when_new: bool = True,
+    limit: int | None = None,
 ) -> tuple[Entry, int | None]:
     """What a deal form for deal ``number`` with ``entry_key`` asks of the series, given its next
     deal number and whether it has ended: the one place this is decided. The view asks first,
@@ -96,9 +98,11 @@ def entry_decision(
     ``key_when_new=False`` (the view's first look) takes a form for the next deal as NEW without
     looking its key up: ``deal_record`` looks under the lock anyway, and a form for the next
     deal is the common case, so the look costs one query only where the form would be refused.
+    ``limit``: the series' ``deal_limit`` (a club night's round of N deals), if it has one.
     """
+    room = MAX_DEALS if limit is None else min(limit, MAX_DEALS)
     looks_new = (number is None or number == next_number) and not finished
-    looks_new = looks_new and next_number <= MAX_DEALS
+    looks_new = looks_new and next_number <= room
     used = None
     if entry_key is not None and (key_when_new or not looks_new):
         used = entry_key_use(entry_key)
@@ -110,6 +114,8 @@ def entry_decision(
         return Entry.STALE, None
     if finished:
         return Entry.OVER, None
+    if limit is not None and next_number > limit:
+        return Entry.LIMIT, None
     if next_number > MAX_DEALS:
         return Entry.FULL, None
     return Entry.NEW, None
@@ -248,8 +254,10 @@ def series_start(
     league: League | None = None,
     user=None,
     rematch_of: Series | None = None,
+    deal_limit: int | None = None,
 ) -> Series:
-    """Start a series with players in clockwise seat order and the house rules frozen in."""
+    """Start a series with players in clockwise seat order and the house rules frozen in;
+    ``deal_limit``: the most deals it takes (a club night's round of N deals)."""
     shape = SHAPES[mode]
     if len(players) != shape.seats:
         raise ValueError(f"{mode} needs {shape.seats} players, not {len(players)}")
@@ -264,6 +272,7 @@ def series_start(
         first_dealer=first_dealer,
         created_by=user if user is not None and user.is_authenticated else None,
         rematch_of=rematch_of,
+        deal_limit=deal_limit,
         score_token=new_token(),
         watch_token=new_token(),
     )
@@ -374,6 +383,7 @@ def deal_record(
                 finished=running.state.finished,
                 number=number,
                 entry_key=entry_key,
+                limit=series.deal_limit,
             )
             if entry is Entry.RETRY and recorded_pk is not None:
                 return Recorded(series, entry, Deal.objects.get(pk=recorded_pk))

@@ -140,7 +140,8 @@ def _render_board(
     focus (``pagecache.fill``)."""
     board = board or _board(access.series)
     full = not board.state.finished and board.next_number > MAX_DEALS
-    if form is None and access.can_score and not board.state.finished and not full:
+    takes_deals = not board.state.finished and not full and not board.limit_reached
+    if form is None and access.can_score and takes_deals:
         form = _deal_form(board, entry_key=pagecache.ENTRY_PLACEHOLDER if placeholders else None)
     if full and access.can_score and not notice:
         notice = _full_notice()
@@ -267,6 +268,16 @@ def _full_notice() -> str:
         "This game has reached %(count)s deals, the most one game can hold. Start a new game.",
         MAX_DEALS,
     ) % {"count": MAX_DEALS}
+
+
+def _limit_notice(series: Series) -> str:
+    """A deal refused because the club night's round of N deals is played at this table."""
+    count = series.deal_limit or 0
+    return ngettext(
+        "Not recorded: this round's %(count)s deal has been played.",
+        "Not recorded: this round's %(count)s deals have been played.",
+        count,
+    ) % {"count": count}
 
 
 def _rematch_followed(request: HtmxHttpRequest, access: SeriesAccess) -> Series | None:
@@ -445,6 +456,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         number=number,
         entry_key=key,
         key_when_new=False,  # the service looks under its lock
+        limit=series.deal_limit,
     )
     if entry is not services.Entry.NEW:
         return _entry_answer(request, access, entry, number, board)
@@ -496,6 +508,8 @@ def _entry_answer(
     if board is None:
         access = selectors.series_for_request(request, pk)
     notice = _("The series is over; no deal can be added.") if entry is services.Entry.OVER else ""
+    if entry is services.Entry.LIMIT:
+        notice = _limit_notice(access.series)
     return _render_board(request, access, board=board, notice=notice, status=UNPROCESSABLE)
 
 
@@ -521,7 +535,7 @@ def _conflict(request: HtmxHttpRequest, pk: int, number: int | None) -> HttpResp
     access = selectors.series_for_request(request, pk)
     board = _board(access.series)
     recorded_elsewhere = number is None or number < board.next_number
-    if board.state.finished or board.next_number > MAX_DEALS:
+    if board.state.finished or board.next_number > MAX_DEALS or board.limit_reached:
         if recorded_elsewhere:
             notice = _("This deal was just recorded from another device. Here is the fresh score.")
         else:

@@ -105,6 +105,7 @@ def test_a_club_night_from_the_organisers_desk_to_the_big_screen(screen):
         phone.page.get_by_role("button", name="Record deal").click()
     for phone in phones:
         expect(phone.page.locator(".last-result")).to_contain_text("Deal 1")
+        expect(phone.page.locator(".table-facts")).to_contain_text("Deal 2 of 3")
     for table in tables:
         table.series.refresh_from_db()
         assert table.series.deal_count == 1
@@ -114,6 +115,7 @@ def test_a_club_night_from_the_organisers_desk_to_the_big_screen(screen):
 
     # A player leaves: the second round is seated again without them.
     page.goto(event_url)
+    expect(page.locator(".event-table .status").first).to_contain_text("Deals played: 1 of 3")
     page.get_by_role("link", name="Late arrivals and early leavers").click()
     page.get_by_label("Player 16", exact=True).uncheck()
     page.get_by_role("button", name="Seat the rounds to come again").click()
@@ -158,3 +160,49 @@ def test_the_club_night_pages_pass_axe(screen, viewport):
         assert axe_violations(tab.page) == [], path
     tab.goto(f"/leagues/{league.pk}/events/new/")
     assert axe_violations(tab.page) == []
+
+
+def test_a_table_phone_takes_no_deal_after_the_rounds_last_even_one_typed_offline(screen):
+    """A round of two deals on a 360 px phone: "Deal 2 of 2", then the round's line in place of
+    the form; a third deal typed offline is shown refused once the phone is back online (with a
+    way to drop it), and the table keeps its two deals."""
+    from tests.browser.test_browser_offline import forgive_offline, kept_game
+
+    league, _owner = _club(0)
+    event = make_event(league, 4, rounds=1, length="deals", length_value=2)
+    series = EventTable.objects.get(round__event=event).series
+    phone = screen(PHONE)
+    page = kept_game(phone, series)
+    facts = page.locator(".table-facts")
+    expect(facts).to_contain_text("Deal 1 of 2")
+
+    def enter(points: str) -> None:
+        page.get_by_role("spinbutton", name=_side_name(series, 0), exact=True).fill(points)
+        page.get_by_role("button", name="Record deal").click()
+
+    enter("70")
+    expect(facts).to_contain_text("Deal 2 of 2")
+    phone.context.set_offline(True)
+    enter("80")
+    expect(page.locator(".waiting li")).to_have_count(1)
+    enter("90")  # the phone does not know the round's length: the server will refuse it
+    expect(page.locator(".waiting li")).to_have_count(2)
+    with phone.expecting(422):
+        phone.context.set_offline(False)
+        expect(page.locator(".waiting .notice")).to_have_text(
+            "The site did not take waiting deal 3: "
+            "Not recorded: this round's 2 deals have been played."
+        )
+    expect(page.locator("#limit-reached")).to_contain_text("This round's 2 deals have been played.")
+    expect(page.locator("form.deal-form")).to_have_count(0)
+    expect(page.locator(".waiting li")).to_have_count(1)
+    assert list(series.deals.order_by("number").values_list("points_0", flat=True)) == [70, 80]
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the phone scrolls sideways by {overflow}px"
+    assert axe_violations(page) == []
+
+    page.get_by_role("button", name="Drop mine").click()
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator("#limit-reached")).to_be_visible()
+    assert series.deals.count() == 2
+    forgive_offline(phone)

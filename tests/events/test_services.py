@@ -7,7 +7,8 @@ import pytest
 from scoring.events import services
 from scoring.events.services import EventError, standing_winner
 from scoring.models import EventTable, Player, Series
-from tests.helpers import make_event, play_out, record
+from scoring.table import services as table_services
+from tests.helpers import make_event, play_deals, play_out, record
 
 
 def test_a_new_event_starts_its_first_round_with_a_league_series_per_table(league):
@@ -94,3 +95,34 @@ def test_a_late_arrival_is_seated_in_the_rounds_not_started(league):
         seated = [p for t in later["tables"] for p in t]
         assert late.pk in seated + later["out"] and nikita.pk in seated + later["out"]
         assert len(seated) == 8 and len(later["out"]) == 2
+
+
+def test_a_round_of_deals_limits_each_tables_series_to_its_deals(league):
+    event = make_event(league, 8, length="deals", length_value=8)
+    tables = EventTable.objects.filter(round__event=event).select_related("series")
+    assert [t.series.deal_limit for t in tables] == [8, 8]
+    services.round_finish(event=event)
+    second = services.round_start(event=event)
+    assert [t.series.deal_limit for t in second.tables.select_related("series")] == [8, 8]
+
+
+@pytest.mark.parametrize(("length", "value"), [("goat", None), ("minutes", 30)])
+def test_other_rounds_leave_the_series_without_a_limit(league, length, value):
+    event = make_event(league, 8, length=length, length_value=value)
+    tables = EventTable.objects.filter(round__event=event).select_related("series")
+    assert [t.series.deal_limit for t in tables] == [None, None]
+
+
+def test_finishing_a_round_of_deals_scores_a_table_at_its_limit_by_standing_points(league):
+    event = make_event(league, 8, length="deals", length_value=2)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    play_deals(first.series, [(30, 90), (30, 90)])  # side 0 takes the defeat points
+    refused = table_services.deal_record(
+        series_id=first.series_id, number=3, points=(30, 90), tricks=None
+    )
+    assert refused.entry is table_services.Entry.LIMIT
+    services.round_finish(event=event)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.adjudicated and first.adjudicated_winner == 1
+    assert second.adjudicated and second.adjudicated_winner is None  # no deal: level

@@ -174,3 +174,14 @@ def test_a_new_club_night_starts_from_the_leagues_house_rules(league, owner):
     league.save()
     page = html(logged_in(owner).get(f"/leagues/{league.pk}/events/new/"))
     assert re.search(r'value="eggs-double"[^>]*checked', page)
+
+
+def test_the_organisers_screen_counts_each_tables_deals_of_the_round(league, owner):
+    event = make_event(league, 8, length="deals", length_value=2)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    record(first.series, [30, 90])
+    record(first.series, [30, 90])
+    record(second.series, [30, 90])
+    page = html(logged_in(owner).get(event.get_absolute_url()))
+    assert "All its deals played" in page
+    assert "Deals played: 1 of 2" in page

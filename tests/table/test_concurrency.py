@@ -137,6 +137,25 @@ def test_two_phones_racing_on_a_later_deal_keep_the_earlier_deals():
         raced("three phones, third deal (service)")
 
 
+def test_phones_racing_past_a_rounds_deal_limit_never_record_a_deal_after_it():
+    """A round of two deals at deal 2: one phone enters deal 2, two others deal 3 (a form shown
+    after deal 2, or a queued deal): whatever the order, the series holds two deals."""
+    for _ in range(REPETITIONS // 3):
+        series = record(start_series(deal_limit=2), (70, 50))
+        results = at_once(
+            record_call(series, 2, (80, 40), uuid.uuid4()),
+            record_call(series, 3, (60, 60), uuid.uuid4()),
+            record_call(series, 3, (100, 20), uuid.uuid4()),
+        )
+        entries = Counter(r.entry for r in results)
+        assert entries[services.Entry.NEW] == 1, results
+        assert entries[services.Entry.LIMIT] + entries[services.Entry.STALE] == 2, results
+        assert numbers(series) == [1, 2]
+        series.refresh_from_db()
+        assert series.deal_count == 2
+        raced("two phones past a round's deal limit (service)")
+
+
 def numbers(series: Series) -> list[int]:
     return list(Deal.objects.filter(series=series).values_list("number", flat=True))
 

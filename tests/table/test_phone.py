@@ -84,7 +84,7 @@ def test_the_phone_replays_the_board_as_the_server_shows_it(mode, names, ruleset
 
 def test_the_scoring_page_carries_the_board_and_the_words_a_watcher_does_not(quick_series):
     page = creator_client(quick_series).get(quick_series.get_absolute_url()).content.decode()
-    assert '<script id="board-data" type="application/json">' in page
+    assert '<div id="board-data" hidden>{&quot;series&quot;: ' in page
     assert 'id="offline-words"' in page
     assert "js/offline.js" in page
     watching = client_with_link(quick_series, quick_series.watch_token)
