@@ -77,10 +77,10 @@ def counts() -> tuple[int, ...]:
 def club_content() -> dict[str, list]:
     """What a club night and a change log mean, without the ids an import gives anew: a round
     by its event and number, a table by its round and series, a moved seat by series and place."""
-    seats = dict(
-        (pk, (series, position))
+    seats = {
+        pk: (series, position)
         for pk, series, position in Seat.objects.values_list("pk", "series_id", "position")
-    )
+    }
 
     def change(row: dict) -> dict:
         data = dict(row["data"])
@@ -104,7 +104,7 @@ def club_content() -> dict[str, list]:
                 "series_id",
                 "adjudicated",
                 "adjudicated_winner",
-            )  # fmt: skip
+            )
         ),
         "changes": [change(row) for row in LeagueEvent.objects.order_by("pk").values()],
     }
