@@ -1,17 +1,23 @@
 """The JSON export: a backup that ``json_import`` restores exactly.
 
-The document (``"format": "kozel-scores"``, ``"version": 2``) holds leagues, players, series
-with their seats, deals and audit events, and the usernames they mention, with ids and
-timestamps as stored. It is written one series per line, in id order, keys sorted, so the same
-data always gives the same bytes and a diff of two backups reads well. It is streamed in pages
-of ``BATCH`` series (plain values, constant memory) and ends with ``"complete": true`` and the
-number of series: a document cut short is refused by the import, never taken for a backup.
+The document (``"format": "kozel-scores"``, ``"version": 3``) holds leagues, players, series
+with their seats, deals and audit events, club nights with their rounds and tables, the leagues'
+change logs, and the usernames they mention, with ids and timestamps as stored. It is written
+one series (club night, change) per line, in id order, keys sorted, so the same data always
+gives the same bytes and a diff of two backups reads well. It is streamed in pages of ``BATCH``
+rows (plain values, constant memory) and ends with ``"complete": true`` and the number of
+series: a document cut short is refused by the import, never taken for a backup.
 
-Secrets (a series' score and watch tokens, a league's invite and share tokens, and who belongs
-to a league) go into the document only when ``secrets=True``: the management command writes them
-so that a restored backup keeps every shared link working; the web export never does, since a
-watcher must not learn the scoring link from a download. Importing a document without them
-gives the series new links.
+A league's club nights and change log (and its players who never sat at a table) go with its
+whole history only: when the export holds every series of the league (a backup, a member's
+unfiltered download), not when it holds some of them (one series, a filtered history, a score
+link's holder), since a club night's tables and a merge's seats are series of the league.
+
+Secrets (a series' score and watch tokens, a league's invite and share tokens, a club night's
+share token, and who belongs to a league) go into the document only when ``secrets=True``: the
+management command writes them so that a restored backup keeps every shared link working; the
+web export never does, since a watcher must not learn the scoring link from a download.
+Importing a document without them gives the series new links (and a club night no public link).
 """
 
 from __future__ import annotations
@@ -26,15 +32,29 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 
-from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
+from scoring.models import (
+    Deal,
+    DealEvent,
+    Event,
+    EventRound,
+    EventTable,
+    League,
+    LeagueEvent,
+    Membership,
+    Player,
+    Seat,
+    Series,
+)
 from scoring.table.derived import SERIES_FIELDS
 
 FORMAT = "kozel-scores"
-#: Version 2 ends with ``"complete": true`` (``COMPLETE``); version 1 had no closing marker.
-VERSION = 2
+#: Version 3 adds club nights, change logs and ``archived_at`` (a site that reads only up to 2
+#: refuses it rather than restore a league without them); version 2 ends with
+#: ``"complete": true`` (``COMPLETE``); version 1 had no closing marker.
+VERSION = 3
 #: The key of the closing marker, the document's last: only a document read to its end has it.
 COMPLETE = "complete"
-BATCH = 200  # series per round of queries when exporting
+BATCH = 200  # series (club nights, changes) per round of queries when exporting
 DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
 SEAT_DERIVED = ("total", "is_goat", "is_winner")
@@ -55,7 +75,11 @@ def _line(value: Any) -> str:
 def series_pages(series: QuerySet[Series]) -> Iterator[list[int]]:
     """The ids of ``series`` in id order, ``BATCH`` at a time: each page one query from where
     the last ended, so memory stays the same whatever the number of series."""
-    ids = series.order_by("pk").values_list("pk", flat=True).distinct()
+    return _pages(series)
+
+
+def _pages(rows: QuerySet) -> Iterator[list[int]]:
+    ids = rows.order_by("pk").values_list("pk", flat=True).distinct()
     last = 0
     while True:
         page = list(ids.filter(pk__gt=last)[:BATCH])
@@ -210,6 +234,146 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         yield data
 
 
+def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
+    """The club nights ``ids`` with their rounds and tables, in id order: three queries.
+
+    Players are named as everywhere in the document, by their ids (``present``, ``plan``,
+    ``out``), and a table by its series' id.
+    """
+    username = get_user_model().USERNAME_FIELD
+    rows = (
+        Event.objects.filter(pk__in=ids)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "league_id",
+            "name",
+            "rules",
+            "rounds",
+            "length",
+            "length_value",
+            "three_player_tables",
+            "tie_break",
+            "seed",
+            "present",
+            "plan",
+            f"created_by__{username}",
+            "created_at",
+            "version",
+            "share_token",
+        )
+    )
+    rounds = _by_series(
+        EventRound.objects.filter(event_id__in=ids)
+        .order_by("event_id", "number")
+        .values_list("event_id", "pk", "number", "out", "started_at", "finished_at")
+    )
+    tables = _by_series(
+        EventTable.objects.filter(round__event_id__in=ids)
+        .order_by("round_id", "number")
+        .values_list("round_id", "number", "series_id", "adjudicated", "adjudicated_winner")
+    )
+    for row in rows:
+        pk, league, name, ruleset, count, length, value, three, tie_break, seed = row[:10]
+        present, plan, created_by, created_at, version, share_token = row[10:]
+        data: dict[str, Any] = {
+            "id": pk,
+            "league": league,
+            "name": name,
+            "rules": ruleset,
+            "rounds": count,
+            "length": length,
+            "length_value": value,
+            "three_player_tables": three,
+            "tie_break": tie_break,
+            "seed": seed,
+            "present": present,
+            "plan": plan,
+            "created_by": created_by,
+            "created_at": when(created_at),
+            "version": version,
+            "played_rounds": [
+                {
+                    "number": number,
+                    "out": out,
+                    "started_at": when(started_at),
+                    "finished_at": when(finished_at),
+                    "tables": [
+                        {
+                            "number": table,
+                            "series": series,
+                            "adjudicated": adjudicated,
+                            "adjudicated_winner": winner,
+                        }
+                        for table, series, adjudicated, winner in tables.get(round_pk, ())
+                    ],
+                }
+                for round_pk, number, out, started_at, finished_at in rounds.get(pk, ())
+            ],
+        }
+        if secrets:
+            data["share_token"] = share_token
+        yield data
+
+
+def _chunks(values: set[int]) -> Iterator[list[int]]:
+    ordered = sorted(values)
+    for start in range(0, len(ordered), 500):
+        yield ordered[start : start + 500]
+
+
+def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
+    """The league changes ``ids`` (``LeagueEvent``), in id order.
+
+    What an undo needs is kept in the document's own terms: a merge's moved seats as
+    ``[series, position]`` (seat ids are not kept by an import) and its merged player's account
+    as a username; players are named by their ids as everywhere in the document.
+    """
+    user_model = get_user_model()
+    username = user_model.USERNAME_FIELD
+    rows = list(
+        LeagueEvent.objects.filter(pk__in=ids)
+        .order_by("pk")
+        .values_list(
+            "pk", "league_id", "action", f"actor__{username}", "data", "undone_at", "created_at"
+        )
+    )
+    seat_ids: set[int] = set()
+    user_ids: set[int] = set()
+    for row in rows:
+        data = row[4] if isinstance(row[4], dict) else {}
+        seat_ids.update(pk for pk in data.get("seats", ()) if isinstance(pk, int))
+        source = data.get("source")
+        if isinstance(source, dict) and isinstance(source.get("user"), int):
+            user_ids.add(source["user"])
+    seats: dict[int, list[int]] = {}
+    for chunk in _chunks(seat_ids):
+        for pk, series, position in Seat.objects.filter(pk__in=chunk).values_list(
+            "pk", "series_id", "position"
+        ):
+            seats[pk] = [series, position]
+    names: dict[int, str] = {}
+    for chunk in _chunks(user_ids):
+        names.update(user_model.objects.filter(pk__in=chunk).values_list("pk", username))
+    for pk, league, action, actor, data, undone_at, created_at in rows:
+        data = dict(data) if isinstance(data, dict) else {}
+        if "seats" in data:
+            # A seat gone with its series can no longer be given back: an undo skips it too.
+            data["seats"] = sorted(seats[seat] for seat in data["seats"] if seat in seats)
+        source = data.get("source")
+        if isinstance(source, dict) and "user" in source:
+            data["source"] = {**source, "user": names.get(source["user"])}
+        yield {
+            "id": pk,
+            "league": league,
+            "action": action,
+            "actor": actor,
+            "data": data,
+            "undone_at": when(undone_at),
+            "created_at": when(created_at),
+        }
+
+
 def _usernames(data: dict[str, Any]) -> set[str]:
     names = {data["created_by"]}
     names.update(deal["recorded_by"] for deal in data["deals"])
@@ -218,15 +382,45 @@ def _usernames(data: dict[str, Any]) -> set[str]:
     return names
 
 
+def whole_leagues(series: QuerySet[Series], leagues: QuerySet[League]) -> QuerySet[League]:
+    """The ``leagues`` every series of which is in ``series``: those whose club nights and
+    change log the export holds."""
+    outside = (
+        Series.objects.filter(league__isnull=False)
+        .exclude(pk__in=series.values("pk"))
+        .values("league_id")
+    )
+    return leagues.exclude(pk__in=outside)
+
+
+def _section(name: str, rows: Iterator[dict[str, Any]], users: set[str]) -> Iterator[str]:
+    yield f'],\n"{name}":['
+    for index, data in enumerate(rows):
+        users.update(_row_usernames(data))
+        yield ("\n" if index == 0 else ",\n") + _line(data)
+
+
+def _row_usernames(data: dict[str, Any]) -> set[str]:
+    """The usernames a club night or a change names."""
+    names = {data.get("created_by"), data.get("actor")}
+    source = data.get("data", {}).get("source")
+    if isinstance(source, dict):
+        names.add(source.get("user"))
+    return {name for name in names if isinstance(name, str)}
+
+
 def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[str]:
     """The JSON document of ``series``, in pieces to stream: one series per line."""
     ids = series.values("pk")
     player_ids = Seat.objects.filter(series__in=ids).values("player_id")
-    players = Player.objects.filter(pk__in=player_ids).select_related("user")
     leagues = League.objects.filter(
         Q(pk__in=Series.objects.filter(pk__in=ids).values("league_id"))
         | Q(pk__in=Player.objects.filter(pk__in=player_ids).values("league_id"))
     ).order_by("pk")
+    whole = whole_leagues(series, leagues).values("pk")
+    players = Player.objects.filter(Q(pk__in=player_ids) | Q(league__in=whole)).select_related(
+        "user"
+    )
     users: set[str] = set()
     yield f'{{"format":"{FORMAT}","version":{VERSION},"secrets":{_line(secrets)},\n"leagues":['
     members = Membership.objects.select_related("user").order_by("user__username", "pk")
@@ -238,6 +432,7 @@ def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[
             "name": league.name,
             "rules": league.rules,
             "created_at": when(league.created_at),
+            "archived_at": when(league.archived_at),
         }
         if secrets:
             data["invite_token"] = league.invite_token
@@ -268,6 +463,16 @@ def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[
             users.update(_usernames(data))
             yield ("\n" if count == 0 else ",\n") + _line(data)
             count += 1
+    events = Event.objects.filter(league__in=whole)
+    yield from _section(
+        "events",
+        (data for page in _pages(events) for data in event_data(page, secrets=secrets)),
+        users,
+    )
+    changes = LeagueEvent.objects.filter(league__in=whole)
+    yield from _section(
+        "changes", (data for page in _pages(changes) for data in change_data(page)), users
+    )
     # The closing marker: a document cut short (a worker timed out mid-stream, a download
     # interrupted) lacks it, and the import refuses it.
     yield '],\n"users":' + _line(sorted(users)) + f',\n"series_count":{count},'

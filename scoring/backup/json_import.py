@@ -1,8 +1,10 @@
 """The JSON import: restore a document the JSON export wrote (``json_export``).
 
 ``history_import`` restores a document into a database that does not hold any of its leagues,
-players or series yet (a fresh database, or after removing them): it keeps their ids, so links
-to series and players stay valid, and it refuses, changing nothing, when an id is already taken.
+players, series, club nights or league changes yet (a fresh database, or after removing them):
+it keeps their ids, so links to them stay valid (and an undo of a merge finds its change), and
+it refuses, changing nothing, when an id is already taken. A club night's rounds and tables, and
+the seats a merge moved, get new ids, tied to their event and series as in the document.
 Every series is replayed by the engine on the way in; a deal the rules refuse, or stored totals
 that disagree with the deals, refuse the file. A seat's deal figures (deals played, won, naked,
 ...) are not in the document: the import stores what the replay says, as ``series_refresh``
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, overload
@@ -21,17 +24,23 @@ from typing import Any, Literal, overload
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.backup.json_export import COMPLETE, FORMAT, SEAT_DERIVED, VERSION
+from scoring.events.services import MAX_ROUNDS
 from scoring.middleware import MAX_ID
 from scoring.models import (
     MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,
     DealEvent,
+    Event,
+    EventRound,
+    EventTable,
     League,
+    LeagueEvent,
     Membership,
     Player,
     Role,
@@ -46,10 +55,13 @@ from scoring.table.forms import engine_message
 from scoring.table.replays import engine_deal, row_values
 
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
+MAX_SMALL = 32_767  # ... and in a small integer column
+MAX_KEY = 1_000  # a name key is a name folded: longer than the name at most a few times over
 
 
-#: The document versions this site restores: 1 (no closing mark) and 2 (``COMPLETE``).
-READS = (1, VERSION)
+#: The document versions this site restores: 1 (no closing mark), 2 (``COMPLETE``) and 3 (club
+#: nights, league changes, ``archived_at``; absent from older documents, so none are restored).
+READS = (1, 2, VERSION)
 
 
 class ImportRefused(Exception):
@@ -64,6 +76,8 @@ class ImportSummary:
     deals: int
     events: int
     new_users: int
+    club_nights: int = 0
+    changes: int = 0
 
 
 class _Check:
@@ -207,6 +221,27 @@ class _SeriesRows:
     events: list[tuple[DealEvent, str | None]]
 
 
+@dataclass
+class _EventRows:
+    """One club night of the document, read and checked: its rows, ready to be written."""
+
+    event: Event
+    created_by: str | None
+    rounds: list[tuple[EventRound, list[EventTable]]]
+
+
+@dataclass
+class _ChangeRows:
+    """One league change of the document, read and checked (player references checked later,
+    once every change is read: a rename may name a player a later merge removed)."""
+
+    change: LeagueEvent
+    actor: str | None
+    players: list[int]  # the player ids its data names
+    seats: list[tuple[int, int]]  # a merge's moved seats, (series, position)
+    source_user: str | None  # a merge's merged player's account
+
+
 class _Importer:
     """Reads a whole document first (refusing it at the first problem), then writes it."""
 
@@ -229,6 +264,7 @@ class _Importer:
                 )
             )
         self.top = top
+        self.version: int = version
         self.secrets = top.boolean("secrets")
         self.usernames: set[str] = set()
         for name in top.items("users"):
@@ -243,6 +279,14 @@ class _Importer:
         self.player_leagues: dict[int, int | None] = {}  # the league of each player id
         self.series: list[_SeriesRows] = []
         self.series_ids: set[int] = set()
+        self.series_seats: dict[int, tuple[int | None, int]] = {}  # league and number of seats
+        self.changes: list[_ChangeRows] = []
+        self.change_ids: set[int] = set()
+        self.merges: dict[int, int] = {}  # the league of each merge change
+        self.merged_away: dict[int, int] = {}  # the league of each player a merge removed
+        self.events: list[_EventRows] = []
+        self.event_ids: set[int] = set()
+        self.table_series: set[int] = set()
 
     @property
     def player_ids(self) -> set[int]:
@@ -285,6 +329,30 @@ class _Importer:
                 raise ImportRefused(_("series %(id)s: the id appears twice.") % {"id": pk})
             self.series_ids.add(pk)
             self.series.append(self.read_series(raw, pk))
+        # Changes before club nights: a player a merge removed is still named by the nights
+        # they played (and by the changes before the merge).
+        for raw in self.section("changes"):
+            self.read_change(raw)
+        for change in self.changes:
+            self.check_change(change)
+        for raw in self.section("events"):
+            self.read_event(raw)
+
+    def section(self, key: str) -> list:
+        """A list of the document's that version 3 brought: absent from older documents."""
+        if self.version < 3 and key not in self.top.data:
+            return []
+        return self.top.items(key)
+
+    def player_ref(self, check: _Check, value: Any, league: int, key: str) -> int:
+        """A player the document names in a league's club night or change: one of the league's
+        players in the file, or one a merge in the league's changes removed."""
+        known = isinstance(value, int) and not isinstance(value, bool)
+        if not known or league not in (self.player_leagues.get(value), self.merged_away.get(value)):
+            raise check.refuse(
+                _("%(key)s names a player who is not in its league in the file.") % {"key": key}
+            )
+        return value
 
     def read_league(self, raw: Any) -> None:
         check = _Check(raw, _("a league"))
@@ -298,7 +366,10 @@ class _Importer:
             name=check.text("name", longest=MAX_LEAGUE_NAME),
             rules=check.ruleset("rules").to_dict(),
             created_at=check.when("created_at"),
+            archived_at=check.when("archived_at", null=True),
         )
+        if self.version >= 3 and not check.has("archived_at"):
+            raise check.refuse(_("archived_at is missing."))
         if self.secrets:
             league.invite_token = check.text("invite_token", longest=64, null=True)
             league.share_token = check.text("share_token", longest=64, null=True)
@@ -375,6 +446,7 @@ class _Importer:
             raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
         for name, value in derived.series.items():
             setattr(series, name, value)
+        self.series_seats[pk] = (league, shape.seats)
         return _SeriesRows(
             series=series,
             rematch_of=rematch_of,
@@ -479,11 +551,228 @@ class _Importer:
             )
         return events
 
+    def read_change(self, raw: Any) -> None:
+        check = _Check(raw, _("a league change"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("league change %(id)s") % {"id": pk})
+        if pk in self.change_ids:
+            raise check.refuse(_("the id appears twice."))
+        self.change_ids.add(pk)
+        league = check.integer("league", low=1, high=MAX_ID)
+        if league not in self.league_ids:
+            raise check.refuse(_("its league is not in the file."))
+        action = raw.get("action")
+        if action not in LeagueEvent.Action.values:
+            raise check.refuse(_("action is not a change this site knows."))
+        undone_at = check.when("undone_at", null=True)
+        if undone_at is not None and action != LeagueEvent.Action.MERGED:
+            raise check.refuse(_("only a merge can be undone."))
+        rows = _ChangeRows(
+            change=LeagueEvent(
+                pk=pk,
+                league_id=league,
+                action=action,
+                undone_at=undone_at,
+                created_at=check.when("created_at"),
+            ),
+            actor=self.user(check, "actor"),
+            players=[],
+            seats=[],
+            source_user=None,
+        )
+        rows.change.data = self.read_change_data(_Check(raw.get("data"), check.where), rows)
+        self.changes.append(rows)
+
+    def read_change_data(self, check: _Check, rows: _ChangeRows) -> dict[str, Any]:
+        """A change's data as its action's undo and its page read it, nothing else kept."""
+        action, league = rows.change.action, rows.change.league_id
+        if action == LeagueEvent.Action.RENAMED:
+            player = check.integer("player", low=1, high=MAX_ID)
+            rows.players.append(player)
+            return {
+                "player": player,
+                "before": check.text("before", longest=MAX_NAME),
+                "after": check.text("after", longest=MAX_NAME),
+            }
+        if action in (LeagueEvent.Action.MERGED, LeagueEvent.Action.UNMERGED):
+            source = _Check(check.data.get("source"), check.where)
+            target = _Check(check.data.get("target"), check.where)
+            ids = source.integer("id", low=1, high=MAX_ID), target.integer("id", low=1, high=MAX_ID)
+            names = source.text("name", longest=MAX_NAME), target.text("name", longest=MAX_NAME)
+            rows.players += ids
+            if action == LeagueEvent.Action.UNMERGED:
+                return {
+                    "merge": check.integer("merge", low=1, high=MAX_ID),
+                    "source": {"id": ids[0], "name": names[0]},
+                    "target": {"id": ids[1], "name": names[1]},
+                }
+            # Merged, brought back by an undo, merged again: one player of the league each time.
+            if league != self.player_leagues.get(ids[0], self.merged_away.get(ids[0], league)):
+                raise check.refuse(_("the merged player has the id of another league's player."))
+            self.merged_away[ids[0]] = league
+            self.merges[rows.change.pk] = league
+            rows.source_user = self.user(source, "user")
+            source.when("created_at")  # kept as written: the undo stores it as it is
+            for item in check.items("seats"):
+                if not (
+                    isinstance(item, list) and len(item) == 2 and all(type(v) is int for v in item)
+                ):
+                    raise check.refuse(_("a moved seat is not a series and a position."))
+                series, position = item
+                seat_league, seats = self.series_seats.get(series, (None, 0))
+                if seat_league != league or not 0 <= position < seats:
+                    raise check.refuse(
+                        _("a moved seat is not a seat of its league's series in the file.")
+                    )
+                rows.seats.append((series, position))
+            series_ids = check.items("series")
+            if not all(type(pk) is int and 1 <= pk <= MAX_ID for pk in series_ids):
+                raise check.refuse(_("series must be a list of series ids."))
+            return {
+                "source": {
+                    "id": ids[0],
+                    "name": names[0],
+                    "name_key": source.text("name_key", longest=MAX_KEY),
+                    "user": None,  # the account's id, once the accounts exist
+                    "created_at": source.data["created_at"],
+                },
+                "target": {
+                    "id": ids[1],
+                    "name": names[1],
+                    "user_moved": target.boolean("user_moved"),
+                },
+                "seats": [],  # the seats' ids, once the seats exist
+                "series": series_ids,
+            }
+        if check.data:  # archived, restored: nothing to keep
+            raise check.refuse(_("the change holds data its action does not have."))
+        return {}
+
+    def check_change(self, rows: _ChangeRows) -> None:
+        """What a change names, once every change is read: players, the merge an undo takes back."""
+        change = rows.change
+        check = _Check(change.data, _("league change %(id)s") % {"id": change.pk})
+        for player in rows.players:
+            self.player_ref(check, player, change.league_id, "data")
+        unmerged = change.action == LeagueEvent.Action.UNMERGED
+        if unmerged and self.merges.get(change.data["merge"]) != change.league_id:
+            raise check.refuse(_("the merge it takes back is not in its league in the file."))
+
+    def read_event(self, raw: Any) -> None:
+        check = _Check(raw, _("a club night"))
+        pk = check.integer("id", low=1, high=MAX_ID)
+        check = _Check(raw, _("club night %(id)s") % {"id": pk})
+        if pk in self.event_ids:
+            raise check.refuse(_("the id appears twice."))
+        self.event_ids.add(pk)
+        league = check.integer("league", low=1, high=MAX_ID)
+        if league not in self.league_ids:
+            raise check.refuse(_("its league is not in the file."))
+        length = raw.get("length")
+        if length not in Event.Length.values:
+            raise check.refuse(_("length is not a round length this site knows."))
+        length_value = check.integer("length_value", low=1, high=MAX_SMALL, null=True)
+        if (length_value is None) != (length == Event.Length.GOAT):
+            raise check.refuse(_("length_value must be given for deals or minutes, and only then."))
+        tie_break = raw.get("tie_break")
+        if tie_break not in Event.TieBreak.values:
+            raise check.refuse(_("tie_break is not a tie-break this site knows."))
+
+        def players(value: Any, key: str) -> list[int]:
+            if not isinstance(value, list):
+                raise check.refuse(_("%(key)s must be a list.") % {"key": key})
+            found = [self.player_ref(check, item, league, key) for item in value]
+            if len(set(found)) != len(found):
+                raise check.refuse(_("%(key)s names a player twice.") % {"key": key})
+            return found
+
+        rounds = check.integer("rounds", low=1, high=MAX_ROUNDS)
+        present = players(raw.get("present"), "present")
+        plan = []
+        if len(check.items("plan")) > MAX_ROUNDS:
+            raise check.refuse(_("its plan has more rounds than a club night can."))
+        for item in check.items("plan"):
+            inner = _Check(item, check.where)
+            tables = inner.items("tables")
+            if not all(isinstance(t, list) and 3 <= len(t) <= 4 for t in tables):
+                raise check.refuse(_("a planned table does not seat three or four players."))
+            players([p for t in tables for p in t] + inner.items("out"), "plan")
+            plan.append({"tables": tables, "out": inner.data["out"]})
+        event = Event(
+            pk=pk,
+            league_id=league,
+            name=check.text("name", longest=MAX_LEAGUE_NAME),
+            rules=check.ruleset("rules").to_dict(),
+            rounds=rounds,
+            length=length,
+            length_value=length_value,
+            three_player_tables=check.boolean("three_player_tables"),
+            tie_break=tie_break,
+            seed=check.integer("seed"),
+            present=present,
+            plan=plan,
+            created_at=check.when("created_at"),
+            version=check.integer("version"),
+        )
+        if self.secrets:
+            event.share_token = check.text("share_token", longest=64, null=True)
+        played = []
+        listed = check.items("played_rounds")
+        if len(listed) > min(rounds, len(plan)):
+            raise check.refuse(_("it has played more rounds than its plan."))
+        for number, item in enumerate(listed, start=1):
+            inner = _Check(item, _("club night %(id)s, round %(n)s") % {"id": pk, "n": number})
+            if inner.integer("number", low=1) != number:
+                raise inner.refuse(_("rounds must be numbered 1, 2, 3, … in order."))
+            finished_at = inner.when("finished_at", null=True)
+            if finished_at is None and number < len(listed):
+                raise inner.refuse(_("only the last round can be in play."))
+            row = EventRound(
+                event_id=pk,
+                number=number,
+                out=players(item.get("out"), "out"),
+                started_at=inner.when("started_at"),
+                finished_at=finished_at,
+            )
+            played.append((row, self.read_tables(inner, item, league)))
+        self.events.append(
+            _EventRows(event=event, created_by=self.user(check, "created_by"), rounds=played)
+        )
+
+    def read_tables(self, check: _Check, raw: dict, league: int) -> list[EventTable]:
+        """A round's tables, each a series of the league in the file, one table per series."""
+        tables = []
+        for number, item in enumerate(check.items("tables"), start=1):
+            inner = _Check(item, check.where)
+            if inner.integer("number", low=1) != number:
+                raise check.refuse(_("tables must be numbered 1, 2, 3, … in order."))
+            series = inner.integer("series", low=1, high=MAX_ID)
+            if self.series_seats.get(series, (None, 0))[0] != league:
+                raise check.refuse(_("a table's series is not a series of its league in the file."))
+            if series in self.table_series:
+                raise check.refuse(_("a series is the table of two rounds."))
+            self.table_series.add(series)
+            adjudicated = inner.boolean("adjudicated")
+            winner = inner.integer("adjudicated_winner", high=rules.MAX_SIDES - 1, null=True)
+            if winner is not None and not adjudicated:
+                raise check.refuse(_("a table that was not adjudicated has an adjudicated winner."))
+            tables.append(
+                EventTable(
+                    number=number,
+                    series_id=series,
+                    adjudicated=adjudicated,
+                    adjudicated_winner=winner,
+                )
+            )
+        return tables
+
     def refuse_taken(self) -> None:
         for model, ids, label in (
             (League, self.league_ids, _("leagues")),
             (Player, self.player_ids, _("players")),
             (Series, self.series_ids, _("series")),
+            (Event, self.event_ids, _("club nights")),
+            (LeagueEvent, self.change_ids, _("league changes")),
         ):
             taken = _existing(model, ids)
             if taken:
@@ -533,7 +822,9 @@ class _Importer:
             for event, actor in item.events:
                 event.actor_id = user_id(actor)
                 events.append(event)
-        with kept_timestamps(League, Membership, Player, Series, Deal, DealEvent):
+        with kept_timestamps(
+            League, Membership, Player, Series, Deal, DealEvent, Event, EventRound, LeagueEvent
+        ):
             League.objects.bulk_create(self.leagues)
             Membership.objects.bulk_create(
                 Membership(league_id=league, user_id=existing[name].pk, role=role, joined_at=joined)
@@ -544,13 +835,15 @@ class _Importer:
             Seat.objects.bulk_create(seats)
             Deal.objects.bulk_create(deals)
             DealEvent.objects.bulk_create(events)
+            self.write_events(user_id)
+            self.write_changes(user_id)
         linked = []
         for item in self.series:
             if item.rematch_of in known:
                 item.series.rematch_of_id = item.rematch_of
                 linked.append(item.series)
         Series.objects.bulk_update(linked, ["rematch_of"], batch_size=500)
-        _reset_sequences()
+        _reset_sequences(players_above=max(self.merged_away, default=0))
         return ImportSummary(
             leagues=len(self.leagues),
             players=len(self.players),
@@ -558,25 +851,89 @@ class _Importer:
             deals=len(deals),
             events=len(events),
             new_users=created,
+            club_nights=len(self.events),
+            changes=len(self.changes),
         )
+
+    def write_events(self, user_id) -> None:
+        for item in self.events:
+            item.event.created_by_id = user_id(item.created_by)
+        Event.objects.bulk_create(item.event for item in self.events)
+        EventRound.objects.bulk_create(row for item in self.events for row, _t in item.rounds)
+        # The rounds' new ids (not every database gives them back from a bulk insert).
+        rounds: dict[tuple[int, int], int] = {}
+        for chunk in _chunks(self.event_ids):
+            for event, number, pk in EventRound.objects.filter(event_id__in=chunk).values_list(
+                "event_id", "number", "pk"
+            ):
+                rounds[event, number] = pk
+        tables = []
+        for item in self.events:
+            for row, round_tables in item.rounds:
+                for table in round_tables:
+                    table.round_id = rounds[item.event.pk, row.number]
+                    tables.append(table)
+        EventTable.objects.bulk_create(tables)
+
+    def write_changes(self, user_id) -> None:
+        """The league changes, a merge's moved seats named by the ids the seats have now."""
+        wanted = {series for item in self.changes for series, _position in item.seats}
+        seats: dict[tuple[int, int], int] = {}
+        for chunk in _chunks(wanted):
+            for series, position, pk in Seat.objects.filter(series_id__in=chunk).values_list(
+                "series_id", "position", "pk"
+            ):
+                seats[series, position] = pk
+        for item in self.changes:
+            item.change.actor_id = user_id(item.actor)
+            if item.change.action == LeagueEvent.Action.MERGED:
+                item.change.data["source"]["user"] = user_id(item.source_user)
+                item.change.data["seats"] = sorted(seats[seat] for seat in set(item.seats))
+        LeagueEvent.objects.bulk_create(item.change for item in self.changes)
+
+
+def _chunks(ids: set[int]) -> Iterator[list[int]]:
+    ordered = sorted(ids)
+    for start in range(0, len(ordered), 500):
+        yield ordered[start : start + 500]
 
 
 def _existing(model, ids: set[int]) -> list[int]:
     found: list[int] = []
-    ordered = sorted(ids)
-    for start in range(0, len(ordered), 500):
-        chunk = ordered[start : start + 500]
+    for chunk in _chunks(ids):
         found += model.objects.filter(pk__in=chunk).values_list("pk", flat=True)
     return sorted(found)
 
 
-def _reset_sequences() -> None:
-    """After rows with given ids, the next new row must not reuse one (PostgreSQL sequences)."""
-    statements = connection.ops.sequence_reset_sql(no_style(), [League, Player, Series])
-    if statements:
-        with connection.cursor() as cursor:
-            for sql in statements:
-                cursor.execute(sql)
+def _reset_sequences(*, players_above: int = 0) -> None:
+    """After rows with given ids, the next new row must not reuse one (PostgreSQL sequences),
+    nor the id of a player a merge removed, ``players_above`` at most: club nights and changes
+    still name them, and an undo of the merge brings the player back under that id, as it would
+    have in the database the backup came from (whose sequence had passed it)."""
+    statements = connection.ops.sequence_reset_sql(
+        no_style(), [League, Player, Series, Event, LeagueEvent]
+    )
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
+        highest = Player.objects.aggregate(highest=Max("pk"))["highest"] or 0
+        if players_above <= highest:
+            return
+        table = Player._meta.db_table
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT setval(pg_get_serial_sequence(%s, %s), %s)",
+                [connection.ops.quote_name(table), Player._meta.pk.column, players_above],
+            )
+        elif connection.vendor == "sqlite":  # AUTOINCREMENT: sqlite_sequence holds the highest
+            cursor.execute(
+                "UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [players_above, table]
+            )
+            if not cursor.rowcount:
+                cursor.execute(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
+                    [table, players_above],
+                )
 
 
 def history_import(document: Any) -> ImportSummary:

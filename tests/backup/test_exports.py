@@ -367,7 +367,7 @@ def test_a_document_ends_with_its_series_count_and_the_closing_mark(history):
     document = exported()
     assert document.endswith('"series_count":3,\n"complete":true}\n')
     data = json.loads(document)
-    assert (data["version"], data["complete"], data["series_count"]) == (2, True, 3)
+    assert (data["version"], data["complete"], data["series_count"]) == (3, True, 3)
 
 
 def test_a_document_cut_short_at_any_line_is_refused_and_nothing_is_imported(history):
@@ -382,6 +382,7 @@ def test_a_document_cut_short_at_any_line_is_refused_and_nothing_is_imported(his
 
 def test_a_version_2_document_closed_by_hand_without_its_mark_is_refused(history):
     data = json.loads(exported())
+    data["version"] = 2
     del data["complete"]
     wipe()
     with pytest.raises(ImportRefused, match="incomplete"):

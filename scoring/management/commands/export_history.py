@@ -13,9 +13,10 @@ from scoring.models import Series
 
 class Command(BaseCommand):
     help = (
-        "Export series with their seats, deals and audit trail. JSON (the default) is a backup "
-        "that import_history restores exactly, links included unless --no-secrets; CSV has one "
-        "row per series for spreadsheets."
+        "Export series with their seats, deals and audit trail (and, for a league exported "
+        "whole, its club nights and change log). JSON (the default) is a backup that "
+        "import_history restores exactly, links included unless --no-secrets; CSV has one row "
+        "per series for spreadsheets."
     )
 
     def add_arguments(self, parser):
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-secrets",
             action="store_true",
-            help="leave out score/watch links, league invites and members",
+            help="leave out score/watch links, league invites, public links and members",
         )
 
     def handle(self, *args, **options):

@@ -11,8 +11,9 @@ from scoring.backup.json_import import ImportRefused, history_import_text
 
 class Command(BaseCommand):
     help = (
-        "Restore a JSON export: leagues, players, series, deals and audit events with their ids "
-        "and dates. Refuses, changing nothing, if any of those ids is already in the database."
+        "Restore a JSON export: leagues, players, series, deals and audit events, club nights "
+        "and league changes with their ids and dates. Refuses, changing nothing, if any of those "
+        "ids is already in the database."
     )
 
     def add_arguments(self, parser):
@@ -35,7 +36,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Imported {summary.leagues} leagues, {summary.players} players, "
-                f"{summary.series} series, {summary.deals} deals and {summary.events} events"
+                f"{summary.series} series, {summary.deals} deals and {summary.events} events, "
+                f"{summary.club_nights} club nights and {summary.changes} league changes"
                 + (
                     f"; {summary.new_users} new accounts without a password"
                     if summary.new_users
