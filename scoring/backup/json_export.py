@@ -119,6 +119,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             f"created_by__{username}",
             "rematch_of_id",
             "version",
+            "deal_limit",
             "score_token",
             "watch_token",
             *DERIVED,
@@ -166,6 +167,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch, version = row[
             :11
         ]
+        deal_limit = row[11]
         data: dict[str, Any] = {
             "id": pk,
             "league": league,
@@ -178,7 +180,8 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "created_by": by,
             "rematch_of": rematch,
             "version": version,
-            "derived": dict(zip(DERIVED, row[13:], strict=True)),
+            "deal_limit": deal_limit,
+            "derived": dict(zip(DERIVED, row[14:], strict=True)),
             "seats": [
                 {
                     "position": position,
@@ -230,7 +233,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             ],
         }
         if secrets:
-            data["score_token"], data["watch_token"] = row[11], row[12]
+            data["score_token"], data["watch_token"] = row[12], row[13]
         yield data
 
 

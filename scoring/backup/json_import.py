@@ -32,6 +32,7 @@ from scoring.backup.json_export import COMPLETE, FORMAT, SEAT_DERIVED, VERSION
 from scoring.events.services import MAX_ROUNDS
 from scoring.middleware import MAX_ID
 from scoring.models import (
+    MAX_DEALS,
     MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,
@@ -426,6 +427,8 @@ class _Importer:
             updated_at=check.when("updated_at"),
             finished_at=check.when("finished_at", null=True),
             version=check.integer("version"),
+            # A club night's "N deals" table (absent from files before format 3).
+            deal_limit=check.integer("deal_limit", low=1, high=MAX_DEALS, null=True),
             score_token=new_token(),
             watch_token=new_token(),
         )
@@ -441,6 +444,8 @@ class _Importer:
             raise check.refuse(_("the seats do not match the game."))
         running = rules.Series(shape.sides, rules=ruleset)
         deals = self.read_deals(check, pk, running)
+        if series.deal_limit is not None and len(deals) > series.deal_limit:
+            raise check.refuse(_("it holds more deals than its round allows."))
         derived = derived_values(running.state)
         if check.data.get("derived") != derived.series:
             raise check.refuse(_("the stored totals, goat or winner do not match its deals."))

@@ -280,3 +280,26 @@ def test_a_new_player_after_a_restore_never_takes_the_id_of_a_player_a_merge_rem
     newcomer = Player.objects.create(name="Zhenya", league_id=league.pk)
 
     assert newcomer.pk > typo.pk
+
+
+def test_a_deals_rounds_table_keeps_its_deal_limit_and_a_file_over_it_is_refused(league):
+    """A table of an "N deals" round comes back still stopping at N; a file that says a table
+    holds more deals than its round allows is refused, nothing imported."""
+    event = make_event(league, 8, rounds=2, length="deals", length_value=2)
+    table = EventTable.objects.filter(round__event=event).order_by("number").first()
+    record(table.series, [30, 90])
+    document = exported()
+    wipe()
+    history_import(json.loads(document))
+    assert Series.objects.get(pk=table.series_id).deal_limit == 2
+    assert exported() == document
+
+    record(Series.objects.get(pk=table.series_id), [60, 60])  # the round's two deals
+    document = exported()
+    for limit, message in ((0, "deal_limit must be a whole number from 1"), (1, "more deals")):
+        spoiled = json.loads(document)
+        next(s for s in spoiled["series"] if s["id"] == table.series_id)["deal_limit"] = limit
+        wipe()
+        with pytest.raises(ImportRefused, match=message):
+            history_import(spoiled)
+        assert counts() == (0,) * 7
