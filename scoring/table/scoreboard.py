@@ -5,7 +5,8 @@ Only presentation lives here (names, words, bar widths); every number comes from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -34,24 +35,65 @@ class DealRow:
     cells: list[dict]  # per original side: points, defeat, total, naked (charged the 6)
     eggs: bool
     multiplier: int
-    summary: str
     row: Deal
+    outcome: rules.DealOutcome = field(repr=False)
+    names: list[str] = field(repr=False)
+
+    @cached_property
+    def summary(self) -> str:
+        """The deal in words (a board shows its last deal's; a sheet every deal's)."""
+        return summary(self.outcome, self.names)
 
 
 @dataclass(frozen=True)
 class Scoreboard:
+    """A series as the board shows it. Its deals' rows are made when first asked for: deciding
+    on a deal form needs the sides and the next number, not a row per deal."""
+
     series: Series
     state: rules.SeriesState
     seats: list[Seat]
     sides: list[SideView]
     in_play: list[SideView]
-    deals: list[DealRow]
+    rows: list[Deal] = field(repr=False)
+    names: list[str]  # each side's
     dealer: str | None
     leader: str | None
     next_number: int
-    last: DealRow | None
     goats: str
     winner: str
+
+    @cached_property
+    def deals(self) -> list[DealRow]:
+        sides = range(len(self.sides))
+        deals = []
+        for outcome, row in zip(self.state.deals, self.rows, strict=True):
+            naked = outcome.naked
+            cells = [
+                {
+                    "points": outcome.points_of(side),
+                    "defeat": outcome.defeat[side],
+                    "total": outcome.totals[side],
+                    "naked": side in naked,
+                }
+                for side in sides
+            ]
+            deals.append(
+                DealRow(
+                    number=outcome.number,
+                    cells=cells,
+                    eggs=outcome.eggs,
+                    multiplier=outcome.multiplier,
+                    row=row,
+                    outcome=outcome,
+                    names=self.names,
+                )
+            )
+        return deals
+
+    @property
+    def last(self) -> DealRow | None:
+        return self.deals[-1] if self.rows else None
 
     @property
     def sides_count(self) -> int:
@@ -137,28 +179,6 @@ def build(series: Series, rows: list[Deal], state: rules.SeriesState | None = No
         )
         for side in range(shape.sides)
     ]
-    deals = []
-    for outcome, row in zip(state.deals, rows, strict=True):
-        naked = outcome.naked
-        cells = [
-            {
-                "points": outcome.points_of(side),
-                "defeat": outcome.defeat[side],
-                "total": outcome.totals[side],
-                "naked": side in naked,
-            }
-            for side in range(shape.sides)
-        ]
-        deals.append(
-            DealRow(
-                number=outcome.number,
-                cells=cells,
-                eggs=outcome.eggs,
-                multiplier=outcome.multiplier,
-                summary=summary(outcome, names),
-                row=row,
-            )
-        )
     seat_names = [seat.player.name for seat in seats]
     dealer = leader = None
     if not state.finished:
@@ -172,11 +192,11 @@ def build(series: Series, rows: list[Deal], state: rules.SeriesState | None = No
         seats=seats,
         sides=sides,
         in_play=[sides[side] for side in state.in_play],
-        deals=deals,
+        rows=rows,
+        names=names,
         dealer=dealer,
         leader=leader,
         next_number=len(rows) + 1,
-        last=deals[-1] if deals else None,
         goats=joined([names[side] for side in state.goats]),
         winner=names[state.winner] if state.winner is not None else "",
     )
