@@ -16,7 +16,7 @@ def board_data(board: Scoreboard) -> dict[str, Any]:
     series = board.series
     shape = series.shape
     deals = []
-    for row in (deal.row for deal in board.deals):
+    for row in board.rows:
         sides = entered_sides(row)
         deals.append(
             [[row.points[side] for side in sides], [bool(row.tricks[side]) for side in sides]]
@@ -25,6 +25,8 @@ def board_data(board: Scoreboard) -> dict[str, Any]:
         "series": series.pk,
         "version": series.version,
         "next": board.next_number,
+        # A club night's round of N deals: the phone takes no deal past it, offline too.
+        "limit": series.deal_limit,
         "url": reverse("deal_record", args=[series.pk]),
         "rules": board.state.rules.to_dict(),
         "sides": shape.sides,

@@ -121,6 +121,10 @@ async function keep(form, deal, key, taken) {
   const board = data();
   if (!board) return;
   const waiting = await waitingOf(board.series);
+  if (board.limit && board.next + waiting.length > board.limit) {
+    formError(form, words().limit); // the round's deals are played: nothing to keep
+    return;
+  }
   try {
     if (!deal) throw new Error("missing points");
     score(board, [...waiting, deal]);
@@ -211,8 +215,17 @@ async function render() {
       if (left) left.hidden = waiting.length > 0;
     });
     if (form) {
-      form.hidden = state.finished || Boolean(page.trouble);
       const next = board.next + waiting.length;
+      const played = Boolean(board.limit) && next > board.limit; // a round of N deals, all kept
+      form.hidden = state.finished || Boolean(page.trouble) || played;
+      if (played && !scoreboard.querySelector("#limit-reached")) {
+        const line = element("p", { class: "limit-reached", id: "limit-reached", role: "status", "data-offline": "" });
+        line.textContent = w.limit;
+        form.after(line);
+      } else if (!played) {
+        const line = scoreboard.querySelector("#limit-reached[data-offline]");
+        if (line) line.remove(); // a waiting deal dropped: room for it again
+      }
       form.querySelector("input[name=number]").value = String(next);
       form.setAttribute("data-number", String(next));
       form.querySelector("h2").textContent = fill(w.formHeading, { n: next });

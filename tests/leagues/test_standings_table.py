@@ -70,8 +70,26 @@ def players() -> list[RankedRow]:
 
 def pairs() -> list[PairRow]:
     return [
-        PairRow(first_id=1, second_id=2, first=NAMES[0], second=NAMES[1], played=9, won=5, goats=2, defeat=41),
-        PairRow(first_id=3, second_id=4, first=NAMES[2], second=NAMES[3], played=0, won=0, goats=0, defeat=0),
+        PairRow(
+            first_id=1,
+            second_id=2,
+            first=NAMES[0],
+            second=NAMES[1],
+            played=9,
+            won=5,
+            goats=2,
+            defeat=41,
+        ),
+        PairRow(
+            first_id=3,
+            second_id=4,
+            first=NAMES[2],
+            second=NAMES[3],
+            played=0,
+            won=0,
+            goats=0,
+            defeat=0,
+        ),
     ]
 
 
@@ -80,7 +98,9 @@ def rendered(source: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "de"])
-@pytest.mark.parametrize(("old", "new"), [(TEMPLATE_PLAYERS, TAG_PLAYERS), (TEMPLATE_PAIRS, TAG_PAIRS)])
+@pytest.mark.parametrize(
+    ("old", "new"), [(TEMPLATE_PLAYERS, TAG_PLAYERS), (TEMPLATE_PAIRS, TAG_PAIRS)]
+)
 def test_the_tags_write_what_the_loops_wrote(language, old, new):
     with translation.override(language):
         before, after = rendered(old), rendered(new)

@@ -91,3 +91,12 @@ def test_the_scoring_page_carries_the_board_and_the_words_a_watcher_does_not(qui
     page = watching.get(quick_series.get_absolute_url()).content.decode()
     assert "Anna &amp; Vera" in page
     assert "board-data" not in page and "offline-words" not in page
+
+
+@pytest.mark.parametrize("limit", [None, 3])
+def test_the_phone_knows_a_rounds_deal_limit(limit):
+    """A club night's round of N deals: the phone takes no deal past it, offline too."""
+    series = start_series(deal_limit=limit)
+    series = series_with_seats(series.pk)
+    data = board_data(build(series, list(Deal.objects.filter(series=series))))
+    assert data["limit"] == limit
