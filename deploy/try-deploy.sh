@@ -187,15 +187,17 @@ RESTORED=$(DATABASE_URL="$PG/${NAME}_restored" "$PYTHON" manage.py shell -v0 -c 
 createdb_ "${NAME}_imported"
 DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py migrate --noinput -v0
 DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py import_history "$WORK/history.json" >/dev/null
+DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py fold_standings >/dev/null
 IMPORTED=$(DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py shell -v0 -c \
   "from scoring.models import Series; print(Series.objects.count())")
 [ "$IMPORTED" = "$SERIES" ] || fail "import_history gave $IMPORTED series, not $SERIES"
 DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py check_integrity >/dev/null
 echo "both restores hold the $SERIES series"
 
-step "upgrading: migrate (nothing left to do), collectstatic, a graceful reload"
+step "upgrading: migrate (nothing left to do), fold_standings, collectstatic, a graceful reload"
 "$PYTHON" manage.py migrate --noinput -v0
 "$PYTHON" manage.py migrate --check
+"$PYTHON" manage.py fold_standings
 "$PYTHON" manage.py collectstatic --noinput -v0
 kill -HUP "${PIDS[0]}"
 sleep 2
