@@ -23,6 +23,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from scoring import rules
+from scoring.access import archived_refusal
 from scoring.models import (
     MAX_DEALS,
     Deal,
@@ -122,7 +123,16 @@ def entry_decision(
 
 
 def _locked(series_id: int) -> Series:
-    return Series.objects.select_for_update().get(pk=series_id)
+    """The series' row, locked until the transaction ends. Every change to a series takes it
+    here, so this is where an archived league refuses it (``archived_refusal``, as its pages
+    do): the views ask before, but a league archived between their look and this lock would
+    otherwise take one more change."""
+    series = Series.objects.select_for_update().get(pk=series_id)
+    if series.league_id is not None and (
+        League.objects.filter(pk=series.league_id, archived_at__isnull=False).exists()
+    ):
+        raise archived_refusal()
+    return series
 
 
 def _rows(series: Series) -> list[Deal]:

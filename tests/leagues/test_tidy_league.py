@@ -7,7 +7,7 @@ import pytest
 from scoring.leagues import services
 from scoring.leagues.services import LeagueError
 from scoring.models import Deal, League, Player, Seat, Series
-from tests.helpers import finished, html, league_snapshot, logged_in
+from tests.helpers import finished, html, league_snapshot, logged_in, record, start_series
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +67,27 @@ def test_deleting_wants_the_name_typed(league, owner):
     empty = client.post(f"/leagues/{league.pk}/delete/", {})
     assert empty.status_code == 422
     assert league_snapshot(league) == before
+
+
+def test_a_league_archived_after_the_pages_looked_takes_no_more_changes(league, owner):
+    """The services refuse too, under the series' lock: a deal sent at the very moment the
+    league is archived (its page looked before) is not recorded, nor undone, nor redone."""
+    from django.core.exceptions import PermissionDenied
+
+    from scoring.table import services as table_services
+
+    series = record(start_series(league=league), (40, 80))
+    services.league_archive(league=league, user=owner)
+    snapshot = league_snapshot(league)
+    attempts = [
+        lambda: table_services.deal_record(
+            series_id=series.pk, number=2, points=(70, 50), tricks=None
+        ),
+        lambda: table_services.deal_undo(series_id=series.pk, number=1, version=series.version),
+        lambda: table_services.series_rematch(series=series),
+    ]
+    for attempt in attempts:
+        with pytest.raises(PermissionDenied, match="archived"):
+            attempt()
+    assert league_snapshot(league) == snapshot
+    assert series.deals.count() == 1
