@@ -16,7 +16,10 @@ this site / bare Django, with the goals of issue #14 beside them (scoreboard and
 deal cycle >= 20 %). It asserts nothing. ``ROUNDS`` rounds alternate the two servers; each figure
 keeps its best round (a busy moment of a shared machine only ever takes away).
 
-SQLite in a throw-away folder unless ``LOADTEST_DATABASE_URL`` names another database (for
+The site's workers share their page cache in a Redis (``PAGE_CACHE_URL``, as docs/DEPLOY.md
+advises for several processes) when one answers at ``LOADTEST_PAGE_CACHE_URL`` (default
+redis://127.0.0.1:6379/14, emptied; "" for each worker's own memory). SQLite in a throw-away
+folder unless ``LOADTEST_DATABASE_URL`` names another database (for
 example ``postgres://postgres@127.0.0.1:5432/kozel_loadtest``, emptied first). ``BENCH_QUICK=1``
 (``make loadtest QUICK=1``): one short round, every code path, figures meaningless.
 ``LOADTEST_ONLY`` (comma-separated names, e.g. ``deal cycle``): only those figures, to follow
@@ -79,10 +82,27 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def page_cache_url() -> str:
+    """The Redis the site's workers share rendered pages in, as DEPLOY.md advises for several
+    processes (``LOADTEST_PAGE_CACHE_URL``; "" for each worker's own memory): emptied first.
+    Without a Redis answering, each worker keeps its own."""
+    url = os.environ.get("LOADTEST_PAGE_CACHE_URL", "redis://127.0.0.1:6379/14")
+    if not url:
+        return ""
+    try:
+        import redis
+
+        redis.Redis.from_url(url, socket_connect_timeout=0.5).flushdb()
+    except Exception:  # no Redis here: the workers' own memory, said in the header
+        return ""
+    return url
+
+
 def production_env(work: Path) -> dict[str, str]:
     database = os.environ.get("LOADTEST_DATABASE_URL") or f"sqlite:///{work / 'site.sqlite3'}"
     return dict(
         os.environ,
+        PAGE_CACHE_URL=page_cache_url(),
         DEBUG="false",
         SECRET_KEY="loadtest-only-" + uuid.uuid4().hex + uuid.uuid4().hex,
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -393,7 +413,11 @@ def main() -> None:
 
 def run(work: Path) -> None:
     env = production_env(work)
-    print(f"== preparing the site ({env['DATABASE_URL'].split(':', 1)[0]}) and a bare Django")
+    pages = env["PAGE_CACHE_URL"] or "each worker's memory"
+    print(
+        f"== preparing the site ({env['DATABASE_URL'].split(':', 1)[0]}, page cache: {pages}) "
+        "and a bare Django"
+    )
     data = site_data(env)
     bare_home = bare_project(work)
     # The project on the path too: the shared gunicorn config names its access logger class.

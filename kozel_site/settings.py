@@ -14,7 +14,8 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 (default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
-``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
+``PAGE_CACHE_URL`` (a Redis shared by every process for rendered pages, else each process's
+memory), ``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below).
 
 ``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
@@ -322,14 +323,27 @@ CACHES = {
     }
 }
 
-# Rendered scoreboards, reused while their series is unchanged (scoring.pagecache): each
-# process's own memory, only ever a cache (every request checks the series' version).
-CACHES["pages"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "kozel-pages",
-    "TIMEOUT": 600,
-    "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
-}
+# Rendered scoreboards, reused while their series is unchanged (scoring.pagecache), only ever a
+# cache (every request checks the series' version). PAGE_CACHE_URL (redis://host:port/db): one
+# cache for every worker and server, so the board a recorded deal rendered in one process is
+# the next page's in another; unset, each process's own memory. A Redis that does not answer
+# costs renders, never an error (pagecache).
+PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
+if PAGE_CACHE_URL:
+    CACHES["pages"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": PAGE_CACHE_URL,
+        "KEY_PREFIX": "kozel-pages",
+        "TIMEOUT": 600,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+else:
+    CACHES["pages"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "kozel-pages",
+        "TIMEOUT": 600,
+        "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
+    }
 
 # Quick games (no account needed) that one browser session and one client address may start in
 # an hour (scoring.throttle); league games are not counted.

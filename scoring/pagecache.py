@@ -13,15 +13,20 @@ One board, two answers: the board alone (htmx: a recorded deal, the live poll) a
 around it. A whole page is built around the board's cached bytes (``board_bytes``), so the board
 a recorded deal rendered is not rendered again for the next whole page.
 
-The cache is each process's own memory (``CACHES["pages"]``, Django's local-memory backend):
-every request still reads the series' version from the database, so a page another process or
-server made stale is never served; losing the cache costs only the time to render again.
+The cache (``CACHES["pages"]``) is each process's own memory, or with ``PAGE_CACHE_URL`` one
+Redis for every process and server (the board a deal's POST rendered in one worker is then the
+next page's in another). Either way every request still reads the series' version from the
+database, so a page another process or server made stale is never served; losing the cache
+costs only the time to render again, and a Redis that does not answer is a miss, never an error
+(after a failure this process leaves it alone for ``PAUSE`` seconds).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
+import time
 import uuid
 
 from django.contrib.messages import get_messages
@@ -49,8 +54,38 @@ _FOCUS = FOCUS_PLACEHOLDER.encode()
 KEYED_PARAMETERS = frozenset({"undone", "version"})
 
 
+#: Seconds a process leaves a shared page cache alone after it failed to answer.
+PAUSE = 10.0
+_paused_until = 0.0
+logger = logging.getLogger(__name__)
+
+
 def cache():
     return caches["pages"]
+
+
+def _cached(key: str):
+    """The entry under ``key``, or None: also when the cache does not answer."""
+    global _paused_until
+    if time.monotonic() < _paused_until:
+        return None
+    try:
+        return cache().get(key)
+    except Exception as error:  # a shared cache down: render, as after any miss
+        _paused_until = time.monotonic() + PAUSE
+        logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
+        return None
+
+
+def _keep(key: str, entry: tuple) -> None:
+    global _paused_until
+    if time.monotonic() < _paused_until:
+        return
+    try:
+        cache().set(key, entry)
+    except Exception as error:
+        _paused_until = time.monotonic() + PAUSE
+        logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
 
 
 def cacheable(request: HttpRequest) -> bool:
@@ -148,13 +183,13 @@ def fill(body: bytes, request: HttpRequest) -> bytes:
 def board_bytes(key: str) -> tuple[bytes, str] | None:
     """The board alone as cached under ``key`` (``board_key(..., partial=True)``), placeholders
     and all, and the page title it was stored with: what a whole page is built around."""
-    entry = cache().get(key)
+    entry = _cached(key)
     return None if entry is None else (entry[0], entry[3])
 
 
 def serve(request: HttpRequest, key: str) -> HttpResponse | None:
     """The cached page under ``key`` as a fresh response, or None."""
-    entry = cache().get(key)
+    entry = _cached(key)
     if entry is None:
         return None
     body, content_type, secret, _title = entry
@@ -171,7 +206,7 @@ def store(
     else it stays as rendered: the board a whole page is built around). ``title``: a board's
     page title, kept with it for the page built around it."""
     body = response.content
-    cache().set(key, (body, response["Content-Type"], shows_secret(request), title))
+    _keep(key, (body, response["Content-Type"], shows_secret(request), title))
     if answer:
         response.content = fill(body, request)
     return response

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import gzip
 import re
+import uuid
 
 import pytest
 from django.core.cache import caches
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from scoring import pagecache
@@ -339,3 +340,78 @@ def test_compressed_pages_are_padded_at_random_against_breach():
         assert body[:2] == b"\x1f\x8b" and body[3] & 0x08, "no random file name"
         names.add(body[10 : body.index(b"\0", 10)])
     assert len(names) > 1
+
+
+# A page cache shared by every process (PAGE_CACHE_URL: Redis) ---------------------------------
+
+REDIS = "redis://127.0.0.1:6379/15"
+
+
+def shared_pages(location: str = REDIS) -> dict:
+    """CACHES with the pages in a Redis, under a prefix of this test's own (several test
+    processes share the server)."""
+    from django.conf import settings
+
+    return {
+        **settings.CACHES,
+        "pages": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": location,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        },
+    }
+
+
+@pytest.fixture
+def redis_server():
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=0.5).ping()
+    except redis.RedisError as error:
+        pytest.fail(
+            f"these tests need the Redis at {REDIS} (apt-get install redis-server): {error}"
+        )
+
+
+def test_a_board_one_process_rendered_is_anothers_next_page_through_redis(redis_server):
+    """The POST's board, kept in the shared cache, is found by another process: what this one
+    forgets (its own memory) it finds again in Redis, without rendering the board."""
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    with override_settings(CACHES=shared_pages()):
+        form = page(client, series)
+        client.post(
+            reverse("deal_record", args=[series.pk]),
+            {
+                "csrfmiddlewaretoken": CSRF.search(form).group(1),
+                "number": "2",
+                "entry_key": entry_key_of(form),
+                "points_0": "40",
+            },
+            headers={"HX-Request": "true"},
+        )
+        prefix = pagecache.cache().key_prefix
+        import redis
+
+        server = redis.Redis.from_url(REDIS)
+        assert server.keys(f"{prefix}:*")  # the POST's board, where every process finds it
+        whole = client.get(board_url(series))
+        rendered = {template.name for template in whole.templates}
+        server.delete(*server.keys(f"{prefix}:*"))
+    assert "scoring/_deal_fields.html" not in rendered  # the board came from Redis
+    assert "Deal 3: card points" in html(whole)
+
+
+def test_a_shared_cache_that_does_not_answer_costs_a_render_never_an_error(caplog):
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    with override_settings(CACHES=shared_pages("redis://127.0.0.1:1/0")):
+        try:
+            for _ in range(2):
+                assert "Deal 2: card points" in page(client, series)
+        finally:
+            pagecache._paused_until = 0.0
+    assert "page cache not answering" in caplog.text
+    assert caplog.text.count("page cache not answering") == 1  # then left alone for a while
