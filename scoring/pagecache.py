@@ -2,20 +2,26 @@
 
 A board changes only when its series' ``version`` does (every write bumps it, in the same
 transaction as the deals), so the bytes rendered for one version can be served again to the
-next request that would render exactly the same page. The key holds everything the page
-depends on (``board_key``): the series and its version and links, what the request may do with
-it, its language, the user, htmx or a whole page, the undo offer, the path. What differs per
-response is left out of the cached bytes as placeholders and filled in for each one
-(``fill``): the CSRF token (masked afresh per response, as Django does), the deal form's
-one-time ``entry_key``, and the deal form's ``autofocus`` (a whole page's only).
+next request that would render exactly the same board. A key holds everything its bytes depend
+on: the code that rendered them (``code_version``), the series and its version and links, what
+the request may do with it, its language, the user, the undo offer. What differs per response is
+left out of the cached bytes as placeholders and filled in for each one (``fill``): the CSRF
+token (masked afresh per response, as Django does), the deal form's one-time ``entry_key``, and
+the deal form's ``autofocus`` (a whole page's only).
 
-One board, two answers: the board alone (htmx: a recorded deal, the live poll) and the whole page
-around it. A whole page is built around the board's cached bytes (``board_bytes``), so the board
-a recorded deal rendered is not rendered again for the next whole page.
+Two kinds of entry make every answer (``Entry``):
+
+- the board alone (``board_key``): what htmx gets (a recorded deal's answer, the live poll),
+  kept with its page title and its seats' names;
+- the page around a board (``shell_key``): everything but the board and the title, which do not
+  change it; so a deal recorded changes the board alone, and the next whole page is the shell
+  kept before around the board the deal's answer rendered (``assemble``): nothing rendered.
 
 The cache (``CACHES["pages"]``) is each process's own memory, or with ``PAGE_CACHE_URL`` one
 Redis for every process and server (the board a deal's POST rendered in one worker is then the
-next page's in another). Either way every request still reads the series' version from the
+next page's in another): the placeholders and ``code_version`` are the same in every process
+that runs the same code with the same ``SECRET_KEY``, and a release's new templates or code
+never meet the bytes of an old one. Every request still reads the series' version from the
 database, so a page another process or server made stale is never served; losing the cache
 costs only the time to render again, and a Redis that does not answer is a miss, never an error
 (after a failure this process leaves it alone for ``PAUSE`` seconds).
@@ -25,30 +31,46 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
 import time
 import uuid
+from functools import cache as once
+from pathlib import Path
+from typing import NamedTuple
 
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import caches
 from django.db import connections, router
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
+from django.utils.html import escape
 from django.utils.translation import get_language
 
 from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess
 from scoring.compression import mark_secret, shows_secret
 
-#: Stand-ins rendered into a cached page, replaced in every response (new in every process).
-CSRF_PLACEHOLDER = "csrf" + secrets.token_hex(16)
-ENTRY_PLACEHOLDER = uuid.uuid4()
+
+def _stand_in(name: str) -> str:
+    """A placeholder no page text holds by chance, the same in every process of this site."""
+    return name + salted_hmac("scoring.pagecache", name).hexdigest()[:32]
+
+
+#: Stand-ins rendered into cached bytes, replaced in every response.
+CSRF_PLACEHOLDER = _stand_in("csrf")
+ENTRY_PLACEHOLDER = uuid.UUID(hex=salted_hmac("scoring.pagecache", "entry").hexdigest()[:32])
 #: Where the deal form's ``autofocus`` goes: a whole page focuses the first side, a board swapped
 #: in by htmx does not (it would take the focus from a player typing on).
-FOCUS_PLACEHOLDER = "focus" + secrets.token_hex(16)
+FOCUS_PLACEHOLDER = _stand_in("focus")
+#: Where a page's shell takes its board and its title (``assemble``).
+BOARD_PLACEHOLDER = _stand_in("board")
+TITLE_PLACEHOLDER = _stand_in("title")
 _CSRF = CSRF_PLACEHOLDER.encode()
 _ENTRY = str(ENTRY_PLACEHOLDER).encode()
 _FOCUS = FOCUS_PLACEHOLDER.encode()
+_BOARD = BOARD_PLACEHOLDER.encode()
+_TITLE = TITLE_PLACEHOLDER.encode()
 #: The query parameters a cached board may carry (``undone`` is part of the key; ``version``,
 #: the live poll's, changes only the language form's "next" on a whole page: the path is keyed).
 KEYED_PARAMETERS = frozenset({"undone", "version"})
@@ -58,6 +80,39 @@ KEYED_PARAMETERS = frozenset({"undone", "version"})
 PAUSE = 10.0
 _paused_until = 0.0
 logger = logging.getLogger(__name__)
+
+
+class Entry(NamedTuple):
+    """Cached bytes, placeholders and all, and what goes with them."""
+
+    body: bytes
+    content_type: str
+    secret: bool  # shows a secret link: never compressed (scoring.compression)
+    title: str = ""  # a board's: its page's title
+    names: tuple[str, ...] = ()  # a board's: its seats' names, clockwise (the names form)
+
+
+#: What the cached bytes are rendered from: a change to any of these is a new release's markup.
+RENDERED_FROM = ("templates", "scoring", "locale")
+RENDERED_SUFFIXES = frozenset({".html", ".py", ".mo", ".txt", ".js"})
+
+
+@once
+def code_version() -> str:
+    """A digest of the templates, code and catalogues that render pages, the static files'
+    manifest (pages name hashed files) and ``APP_VERSION``: part of every key, so bytes cached
+    by another release (in a shared cache) are never served."""
+    digest = hashlib.sha256(str(getattr(settings, "APP_VERSION", "")).encode())
+    base = Path(settings.BASE_DIR)
+    for folder in RENDERED_FROM:
+        for path in sorted((base / folder).rglob("*")):
+            if path.suffix in RENDERED_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+    manifest = Path(settings.STATIC_ROOT) / "staticfiles.json"
+    if manifest.is_file():
+        digest.update(manifest.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def cache():
@@ -97,19 +152,14 @@ def cacheable(request: HttpRequest) -> bool:
     return not len(get_messages(request))  # counts without marking them read
 
 
-def board_key(
-    request: HttpRequest, access: SeriesAccess, *, undone: bool, partial: bool | None = None
-) -> str:
-    """Everything a scoreboard page depends on besides the per-response placeholders.
-
-    ``partial``: the key of the board alone (what htmx gets), else of what this request gets.
-    The board alone does not show the path (only a whole page's language form does)."""
+def board_key(request: HttpRequest, access: SeriesAccess, *, undone: bool) -> str:
+    """Everything the board alone depends on besides the per-response placeholders: what htmx
+    gets, and what a whole page is built around (the path is not in it: only a page shows it)."""
     series = access.series
     user = request.user
-    if partial is None:
-        partial = bool(getattr(request, "htmx", False))
     parts = (
         "board",
+        code_version(),
         series.pk,
         series.version,
         series.score_token,  # renewing a link does not bump the version
@@ -120,9 +170,35 @@ def board_key(
         access.can_manage,
         access.link,
         user.pk if user.is_authenticated else None,
-        partial,
         undone,
-        *_request_parts(request, path=not partial),
+        *_request_parts(request, path=False),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def shell_key(request: HttpRequest, access: SeriesAccess, *, names: tuple[str, ...]) -> str:
+    """Everything a whole page shows around its board: not the series' version (a deal changes
+    the board and the title alone), but its links, league, game and house rules, what the
+    request may do, the seats' ``names`` where the page offers to change them (else ()), the
+    user, the language and the path (the language form's "next")."""
+    series = access.series
+    user = request.user
+    parts = (
+        "shell",
+        code_version(),
+        series.pk,
+        series.score_token,
+        series.watch_token,
+        series.league_id,
+        series.finished,
+        series.mode,
+        sorted(series.rules.items()),
+        access.can_score,
+        access.can_manage,
+        access.link,
+        user.pk if user.is_authenticated else None,
+        names,
+        *_request_parts(request),
     )
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -164,7 +240,14 @@ def home_key(request: HttpRequest) -> str | None:
                 ids,
             )
             rows = cursor.fetchall()
-    parts = ("home", sorted(links.items()), sorted(created), rows, *_request_parts(request))
+    parts = (
+        "home",
+        code_version(),
+        sorted(links.items()),
+        sorted(created),
+        rows,
+        *_request_parts(request),
+    )
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
@@ -180,33 +263,50 @@ def fill(body: bytes, request: HttpRequest) -> bytes:
     return body
 
 
-def board_bytes(key: str) -> tuple[bytes, str] | None:
-    """The board alone as cached under ``key`` (``board_key(..., partial=True)``), placeholders
-    and all, and the page title it was stored with: what a whole page is built around."""
-    entry = _cached(key)
-    return None if entry is None else (entry[0], entry[3])
+def entry(key: str) -> Entry | None:
+    """What is cached under ``key``, or None (also when the cache does not answer)."""
+    found = _cached(key)
+    return found if isinstance(found, Entry) else None
 
 
 def serve(request: HttpRequest, key: str) -> HttpResponse | None:
     """The cached page under ``key`` as a fresh response, or None."""
-    entry = _cached(key)
-    if entry is None:
-        return None
-    body, content_type, secret, _title = entry
-    response = HttpResponse(fill(body, request), content_type=content_type)
-    if secret:
+    found = entry(key)
+    return None if found is None else respond(request, found)
+
+
+def respond(request: HttpRequest, found: Entry) -> HttpResponse:
+    """An entry as this request's response, filled in."""
+    if found.secret:
         mark_secret(request)
-    return response
+    return HttpResponse(fill(found.body, request), content_type=found.content_type)
 
 
-def store(
-    request: HttpRequest, key: str, response: HttpResponse, *, answer: bool = True, title: str = ""
-) -> HttpResponse:
-    """Keep a rendered page (with its placeholders) and answer with it filled in (``answer``;
-    else it stays as rendered: the board a whole page is built around). ``title``: a board's
-    page title, kept with it for the page built around it."""
-    body = response.content
-    _keep(key, (body, response["Content-Type"], shows_secret(request), title))
-    if answer:
-        response.content = fill(body, request)
-    return response
+def keep(
+    request: HttpRequest,
+    key: str,
+    rendered: HttpResponse,
+    *,
+    title: str = "",
+    names: tuple[str, ...] = (),
+) -> Entry:
+    """Keep what was rendered (with its placeholders) under ``key``; a board with its page
+    title and its seats' names."""
+    kept = Entry(rendered.content, rendered["Content-Type"], shows_secret(request), title, names)
+    _keep(key, kept)
+    return kept
+
+
+def store(request: HttpRequest, key: str, rendered: HttpResponse, **extra) -> HttpResponse:
+    """Keep a rendered page (``keep``) and answer with it filled in."""
+    keep(request, key, rendered, **extra)
+    rendered.content = fill(rendered.content, request)
+    return rendered
+
+
+def assemble(request: HttpRequest, shell: Entry, board: Entry) -> HttpResponse:
+    """A whole page: the shell around the board and its title, filled in for this response."""
+    if shell.secret or board.secret:
+        mark_secret(request)
+    body = shell.body.replace(_TITLE, escape(board.title).encode()).replace(_BOARD, board.body)
+    return HttpResponse(fill(body, request), content_type=shell.content_type)

@@ -157,7 +157,7 @@ def _render_board(
     }
     alone = alone or bool(request.htmx)
     if not alone:
-        context["names_form"] = names_form or _names_form(access, board.seats)
+        context["names_form"] = names_form or _names_form(access, _seat_names(board))
     if placeholders:
         context["csrf_token"] = pagecache.CSRF_PLACEHOLDER  # over the context processor's
         context["focus_mark"] = pagecache.FOCUS_PLACEHOLDER
@@ -178,22 +178,30 @@ def _page_context(access: SeriesAccess, title: str) -> dict:
     }
 
 
-def _names_form(access: SeriesAccess, seats: list) -> SeatNamesForm | None:
-    """The creator's form to change who sits where, in a quick game (not in a league's)."""
-    if not access.can_manage or access.series.league_id is not None:
+def _names_form(access: SeriesAccess, names: tuple[str, ...]) -> SeatNamesForm | None:
+    """The creator's form to change who sits where (``names``, clockwise), in a quick game (not
+    in a league's)."""
+    if not _offers_names(access):
         return None
-    initial = {f"player_{seat.position}": seat.player.name for seat in seats}
+    initial = {f"player_{position}": name for position, name in enumerate(names)}
     return SeatNamesForm(shape=access.series.shape, initial=initial)
 
 
-def _page_around(request: HtmxHttpRequest, access: SeriesAccess, board: bytes, title: str):
-    """A whole page around its board rendered already (the page cache's, with its stand-ins):
-    the seats for the names form, no deal read, nothing replayed."""
-    seats = sorted(access.series.seats.all(), key=lambda seat: seat.position)
+def _offers_names(access: SeriesAccess) -> bool:
+    return access.can_manage and access.series.league_id is None
+
+
+def _seat_names(board: Scoreboard) -> tuple[str, ...]:
+    return tuple(seat.player.name for seat in board.seats)
+
+
+def _page_shell(request: HtmxHttpRequest, access: SeriesAccess, names: tuple[str, ...]):
+    """The whole page but its board and title: stand-ins for them (``pagecache.assemble``), the
+    seats' ``names`` for the names form."""
     context = {
-        **_page_context(access, title),
-        "board_html": mark_safe(board.decode()),  # our own rendered board
-        "names_form": _names_form(access, seats),
+        **_page_context(access, pagecache.TITLE_PLACEHOLDER),
+        "board_html": mark_safe(pagecache.BOARD_PLACEHOLDER),  # a stand-in of our own
+        "names_form": _names_form(access, names),
         "csrf_token": pagecache.CSRF_PLACEHOLDER,
     }
     return render(request, "scoring/series.html", context)
@@ -208,8 +216,10 @@ def _board_page(
 ) -> HttpResponse:
     """The scoreboard as it is now, from the page cache while its series is unchanged.
 
+    The board alone (what htmx gets) is cached per version; a whole page is the cached shell
+    around it (``pagecache``), so the board a recorded deal rendered is the next page's too.
     ``access`` may hold the series row alone (``selectors.series_head_for_request``): the
-    seats are read only when the page is rendered (``board``: already built). A finished
+    seats are read only when something must be rendered (``board``: already built). A finished
     series is never cached (its end screen follows a rematch, which also writes to the
     session)."""
     series = access.series
@@ -218,28 +228,24 @@ def _board_page(
             selectors.load_seats(series)
         return _render_board(request, access, board=board, undone=undone)
     key = pagecache.board_key(request, access, undone=undone)
-    response = pagecache.serve(request, key)
-    if response is not None:
-        return response
-    if board is None:
-        selectors.load_seats(series)
-    if request.htmx:
-        board = board or _board(series)
-        rendered = _render_board(request, access, board=board, undone=undone, placeholders=True)
-        return pagecache.store(request, key, rendered, title=page_title(board))
-    # A whole page around the board alone, cached for htmx as well: the board a recorded deal
-    # rendered (its POST answer) is the next whole page's too.
-    alone_key = pagecache.board_key(request, access, undone=undone, partial=True)
-    alone = pagecache.board_bytes(alone_key)
+    alone = pagecache.entry(key)
     if alone is None:
-        board = board or _board(series)
+        if board is None:
+            board = _board(selectors.load_seats(series))
         rendered = _render_board(
             request, access, board=board, undone=undone, placeholders=True, alone=True
         )
-        title = page_title(board)
-        pagecache.store(request, alone_key, rendered, answer=False, title=title)
-        alone = (rendered.content, title)
-    return pagecache.store(request, key, _page_around(request, access, *alone))
+        alone = pagecache.keep(
+            request, key, rendered, title=page_title(board), names=_seat_names(board)
+        )
+    if request.htmx:
+        return pagecache.respond(request, alone)
+    names = alone.names if _offers_names(access) else ()
+    shell_key = pagecache.shell_key(request, access, names=names)
+    shell = pagecache.entry(shell_key)
+    if shell is None:
+        shell = pagecache.keep(request, shell_key, _page_shell(request, access, names))
+    return pagecache.assemble(request, shell, alone)
 
 
 def _undone_offer(board: Scoreboard) -> dict | None:

@@ -2,8 +2,9 @@
 
 Two gunicorn servers (two workers each) run with production settings (DEBUG off, secure cookies,
 HTTPS behind a proxy: requests say ``X-Forwarded-Proto: https``) against one database: a SQLite
-file, or a fresh PostgreSQL database when ``DATABASE_URL`` points at PostgreSQL. A browser logs
-in or opens a game link through one server and carries on through the other.
+file, or a fresh PostgreSQL database when ``DATABASE_URL`` points at PostgreSQL, and one Redis
+for their rendered pages (``PAGE_CACHE_URL``). A browser logs in or opens a game link through
+one server and carries on through the other.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pytest
 from tests.helpers import ROOT, manage
 
 PASSWORD = "multi-process-password-7Qz"
+PAGES = "redis://127.0.0.1:6379/11"
 START_TIMEOUT = 60
 REQUEST_TIMEOUT = 20
 
@@ -57,12 +59,20 @@ class Browser:
 
     cookies: dict[str, str] = field(default_factory=dict)
 
-    def request(self, port: int, method: str, path: str, data: dict | None = None):
+    def request(
+        self,
+        port: int,
+        method: str,
+        path: str,
+        data: dict | None = None,
+        headers: dict | None = None,
+    ):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
         headers = {
             "Host": f"127.0.0.1:{port}",
             "X-Forwarded-Proto": "https",  # as the TLS-terminating proxy would say
             "Referer": f"https://127.0.0.1:{port}{path}",
+            **(headers or {}),
         }
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -141,7 +151,11 @@ def environment(database_url, tmp_path_factory) -> dict[str, str]:
         WEB_CONCURRENCY="2",
         LOG_LEVEL="WARNING",
         GUNICORN_LOG_LEVEL="warning",
+        PAGE_CACHE_URL=PAGES,
     )
+    import redis
+
+    redis.Redis.from_url(PAGES).flushdb()  # a Redis database of this module's own
     return env
 
 
@@ -322,3 +336,60 @@ def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
     assert "nothing was undone" in answer
     count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
     assert manage_ok(environment, "shell", "-v0", "-c", count).strip() == undo["number"]
+
+
+def deal_form(page: str) -> dict[str, str]:
+    """The deal form's own token, number and key (not another form's on the page)."""
+    form = re.search(r'<form method="post" class="deal-form.*?</form>', page, re.DOTALL)
+    assert form, "the page has a deal form"
+    return {
+        "csrfmiddlewaretoken": csrf_token(form.group(0)),
+        "number": form_value(form.group(0), "number"),
+        "entry_key": form_value(form.group(0), "entry_key"),
+    }
+
+
+def test_a_board_one_server_rendered_serves_the_other_with_working_forms(
+    servers, quick_game, environment
+):
+    """Deals recorded by htmx through one server, the page read through the other: the pages
+    the servers share (Redis) carry this response's token and a key of its own, never another
+    process's stand-ins, and every deal is recorded once."""
+    first, second = servers
+    pk, token = quick_game
+    phone = Browser()
+    page = phone.get(first, f"/join/{token}/")[2]
+    assert phone.post(first, f"/join/{token}/", {"csrfmiddlewaretoken": csrf_token(page)})[0] == 302
+    before = int(
+        manage_ok(
+            environment,
+            "shell",
+            "-v0",
+            "-c",
+            f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())",
+        )
+    )
+    # Both servers behind one name, as behind the proxy (the pages' keys hold the host).
+    same_site = {"Host": "localhost", "Referer": f"https://localhost/series/{pk}/"}
+    keys = set()
+    for number in range(4):
+        # Each page read through the server that did not record the deal before it (the board
+        # comes from the other server's process), each deal recorded through the other one.
+        reading, writing = second, first
+        page = phone.request(reading, "GET", f"/series/{pk}/", headers=same_site)[2]
+        form = deal_form(page)
+        keys.add(form["entry_key"])
+        for stand_in in ("csrf", "focus", "board", "title"):
+            assert not re.search(stand_in + r"[0-9a-f]{32}", page), f"a {stand_in} stand-in shown"
+        status, _headers, answer = phone.request(
+            writing,
+            "POST",
+            f"/series/{pk}/deals/",
+            {**form, "points_0": "60", "points_1": ""},
+            headers={**same_site, "HX-Request": "true"},
+        )
+        assert status == 200, answer[:300]
+        assert f"Deal {before + number + 2}: card points" in answer
+    assert len(keys) == 4  # a key of its own in every page
+    count = f"from scoring.models import Deal; print(Deal.objects.filter(series_id={pk}).count())"
+    assert manage_ok(environment, "shell", "-v0", "-c", count).strip() == str(before + 4)

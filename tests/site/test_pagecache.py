@@ -57,7 +57,7 @@ def test_a_second_request_is_served_from_the_cache_in_two_queries():
     series = record(start_series(), (70, 50))
     client = client_with_link(series)
     first = page(client, series)
-    assert cached_keys() == 2  # the page, and the board alone that htmx gets too
+    assert cached_keys() == 2  # the page's shell, and the board that htmx gets too
     assert query_count(client, board_url(series)) == 2  # the session, the series' row
     second = page(client, series)
 
@@ -88,9 +88,8 @@ def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
     answer = html(posted)
     assert "Deal 3: card points" in answer and "autofocus" not in answer
     whole = client.get(board_url(series))
-    rendered = {template.name for template in whole.templates}
-    assert "scoring/series.html" in rendered
-    assert "scoring/_deal_fields.html" not in rendered  # the board came from the cache
+    # The shell the first page kept, around the board the deal's answer kept: nothing rendered.
+    assert not whole.templates
     text = html(whole)
     assert "Deal 3: card points" in text
     assert text.count(" autofocus") == 1
@@ -98,6 +97,18 @@ def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
     # The next htmx answer (the live poll's board) is the cached board, still without focus.
     again = html(client.get(board_url(series), headers={"HX-Request": "true"}))
     assert "Deal 3: card points" in again and "autofocus" not in again
+    # The page put together is the page rendered afresh, but for what each response fills in.
+    caches["pages"].clear()
+    fresh = client.get(board_url(series))
+    assert fresh.templates  # rendered this time
+    title = re.compile(r"<title>(.*?)</title>", re.DOTALL)
+    assert title.search(text).group(1) == title.search(html(fresh)).group(1)
+    assert "&amp;" in title.search(text).group(1)  # the team's " & ", escaped as rendered
+
+    def same(page_text: str) -> str:
+        return HEADER.sub("", CSRF.sub("", page_text)).replace(entry_key_of(page_text), "")
+
+    assert same(text) == same(html(fresh))
 
 
 def entry_key_of(text: str) -> str:
@@ -188,8 +199,10 @@ def test_the_language_the_undo_offer_and_htmx_each_change_the_page():
     assert "Put deal 1 back" not in page(client, series)
 
 
-def test_the_key_holds_every_input():
-    """Each input of ``board_key`` alone gives another key."""
+def test_the_keys_hold_every_input():
+    """Each input of ``board_key`` alone gives another key, and so does each of ``shell_key``'s;
+    the board does not depend on the path or htmx (a whole page is built around it), the shell
+    not on the version (a deal changes the board and the title alone)."""
     series = start_series()
     client = client_with_link(series)
     request = client.get(board_url(series)).wsgi_request
@@ -197,15 +210,21 @@ def test_the_key_holds_every_input():
 
     base = SeriesAccess(series=series, can_score=True, can_manage=False, link="score")
 
-    def key(access=base, undone=False, **changes):
-        saved = {name: getattr(request, name, None) for name in ("user", "htmx")}
+    def keys_of(access=base, undone=False, names=(), path=None, **changes):
+        saved = {name: getattr(request, name, None) for name in ("user", "htmx", "path")}
         for name, value in changes.items():
             setattr(request, name, value)
+        if path is not None:
+            request.path = request.path_info = path
         try:
-            return pagecache.board_key(request, access, undone=undone)
+            return (
+                pagecache.board_key(request, access, undone=undone),
+                pagecache.shell_key(request, access, names=names),
+            )
         finally:
             for name, value in saved.items():
                 setattr(request, name, value)
+            request.path_info = request.path
 
     def with_series(**fields):
         copy = Series.objects.get(pk=series.pk)
@@ -214,29 +233,37 @@ def test_the_key_holds_every_input():
         return SeriesAccess(series=copy, can_score=True, can_manage=False, link="score")
 
     from django.contrib.auth.models import User
-
-    user = User(pk=99, username="u")
-    keys = [
-        key(),
-        key(undone=True),
-        key(access=SeriesAccess(series=series, can_score=False, can_manage=False, link="watch")),
-        key(access=SeriesAccess(series=series, can_score=True, can_manage=True, link="score")),
-        key(access=SeriesAccess(series=series, can_score=True, can_manage=False, link=None)),
-        key(access=with_series(version=series.version + 1)),
-        key(access=with_series(score_token="x" * 20)),
-        key(access=with_series(watch_token="y" * 20)),
-        key(access=with_series(league_id=7)),
-        key(access=with_series(pk=series.pk + 1)),
-        key(user=user),
-        key(htmx=True),
-    ]
     from django.utils import translation
 
+    base_keys = keys_of()
+    both = [
+        keys_of(
+            access=SeriesAccess(series=series, can_score=False, can_manage=False, link="watch")
+        ),
+        keys_of(access=SeriesAccess(series=series, can_score=True, can_manage=True, link="score")),
+        keys_of(access=SeriesAccess(series=series, can_score=True, can_manage=False, link=None)),
+        keys_of(access=with_series(score_token="x" * 20)),
+        keys_of(access=with_series(watch_token="y" * 20)),
+        keys_of(access=with_series(league_id=7)),
+        keys_of(access=with_series(pk=series.pk + 1)),
+        keys_of(user=User(pk=99, username="u")),
+    ]
     with translation.override("ru"):
-        keys.append(key())
-    request.path = request.path_info = board_url(series) + "x/"
-    keys.append(key())
-    assert len(set(keys)) == len(keys)
+        both.append(keys_of())
+    board_only = [keys_of(undone=True), keys_of(access=with_series(version=series.version + 1))]
+    shell_only = [
+        keys_of(path=board_url(series) + "x/"),
+        keys_of(names=("Anna", "Boris", "Vera", "Gleb")),
+        keys_of(access=with_series(mode="three")),
+        keys_of(access=with_series(rules={**series.rules, "target": 999})),
+    ]
+    boards = [base_keys[0]] + [keys[0] for keys in both + board_only]
+    shells = [base_keys[1]] + [keys[1] for keys in both + shell_only]
+    assert len(set(boards)) == len(boards)
+    assert len(set(shells)) == len(shells)
+    assert {keys[0] for keys in shell_only} == {base_keys[0]}
+    assert {keys[1] for keys in board_only} == {base_keys[1]}
+    assert keys_of(htmx=True) == base_keys
 
 
 def test_a_flash_message_or_another_parameter_is_never_cached():
@@ -247,7 +274,7 @@ def test_a_flash_message_or_another_parameter_is_never_cached():
     assert "Names changed." in shown
     assert "Names changed." not in page(client, series)
     page(client, series, path="?anything=1")
-    assert cached_keys() == 2  # the second plain page only (and its board)
+    assert cached_keys() == 2  # the second plain page's shell and board only
 
 
 def test_a_finished_game_is_never_cached():
@@ -280,7 +307,7 @@ def test_the_cache_is_only_a_cache_another_process_sees_the_change():
     Series.objects.filter(pk=series.pk).update(version=series.version + 5)  # another server
     caches["pages"].set("unrelated", (b"", "text/html", False, ""))
     assert "Deal 1: card points" in page(client, series)
-    assert cached_keys() == 5  # each version's page and board, and the unrelated entry
+    assert cached_keys() == 4  # the shell, each version's board, and the unrelated entry
 
 
 # Compression (scoring.compression): never a page with a secret in it (BREACH)
