@@ -290,7 +290,7 @@ PAGES = [
     # An archived league offers no form that changes it, but for taking it out of the archive.
     page(
         "archived league's scoreboard",
-        lambda w: (w.archived, w.done.get_absolute_url())[1],
+        lambda w: (w.done, w.archived)[0].get_absolute_url(),  # played, then archived
         owner=(),
         scorer=(),
     ),
