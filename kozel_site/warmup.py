@@ -1,7 +1,7 @@
 """Work a gunicorn master does once before it forks its workers (``preload_app``).
 
-Loading the project (``wsgi``), resolving the URLs and compiling the templates the busy pages
-use: every worker starts with them in memory shared with the master (copy-on-write) instead of
+Loading the project (``wsgi``), resolving the URLs, compiling the templates the busy pages use
+and the page cache's code version: every worker starts with them in memory shared with the master (copy-on-write) instead of
 paying for them on its first requests. Nothing here touches the database: a connection (or a
 PostgreSQL pool) opened before the fork would be shared by every worker.
 """
@@ -35,3 +35,6 @@ def warm_up() -> None:
     for language in ("en", "ru"):  # the catalogues, read once
         with translation.override(language):
             translation.gettext("Kozel")
+    from scoring import pagecache
+
+    pagecache.code_version()  # reads the templates and code once, for every worker
