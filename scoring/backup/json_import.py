@@ -556,16 +556,26 @@ class _Importer:
             )
         return events
 
-    def read_change(self, raw: Any) -> None:
-        check = _Check(raw, _("a league change"))
+    def _league_item(
+        self, raw: Any, what: str, named: str, seen: set[int]
+    ) -> tuple[_Check, int, int]:
+        """A league's club night or change: its check (``named`` with its id), id and league,
+        once each id, in a league of the file."""
+        check = _Check(raw, what)
         pk = check.integer("id", low=1, high=MAX_ID)
-        check = _Check(raw, _("league change %(id)s") % {"id": pk})
-        if pk in self.change_ids:
+        check = _Check(raw, named % {"id": pk})
+        if pk in seen:
             raise check.refuse(_("the id appears twice."))
-        self.change_ids.add(pk)
+        seen.add(pk)
         league = check.integer("league", low=1, high=MAX_ID)
         if league not in self.league_ids:
             raise check.refuse(_("its league is not in the file."))
+        return check, pk, league
+
+    def read_change(self, raw: Any) -> None:
+        check, pk, league = self._league_item(
+            raw, _("a league change"), _("league change %(id)s"), self.change_ids
+        )
         action = raw.get("action")
         if action not in LeagueEvent.Action.values:
             raise check.refuse(_("action is not a change this site knows."))
@@ -664,15 +674,9 @@ class _Importer:
             raise check.refuse(_("the merge it takes back is not in its league in the file."))
 
     def read_event(self, raw: Any) -> None:
-        check = _Check(raw, _("a club night"))
-        pk = check.integer("id", low=1, high=MAX_ID)
-        check = _Check(raw, _("club night %(id)s") % {"id": pk})
-        if pk in self.event_ids:
-            raise check.refuse(_("the id appears twice."))
-        self.event_ids.add(pk)
-        league = check.integer("league", low=1, high=MAX_ID)
-        if league not in self.league_ids:
-            raise check.refuse(_("its league is not in the file."))
+        check, pk, league = self._league_item(
+            raw, _("a club night"), _("club night %(id)s"), self.event_ids
+        )
         length = raw.get("length")
         if length not in Event.Length.values:
             raise check.refuse(_("length is not a round length this site knows."))

@@ -68,13 +68,9 @@ def test_a_second_request_is_served_from_the_cache_in_two_queries():
     assert strip(first) == strip(second)
 
 
-def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
-    """The POST's answer (htmx: the board alone) is cached and the next whole page is built
-    around it: no second render of the board, and only the whole page focuses the deal form."""
-    series = record(start_series(), (70, 50))
-    client = client_with_link(series)
-    form = page(client, series)
-    posted = client.post(
+def record_second_deal(client: Client, series: Series, form: str):
+    """Deal 2 through ``form`` (the page that shows it), as htmx sends it."""
+    return client.post(
         reverse("deal_record", args=[series.pk]),
         {
             "csrfmiddlewaretoken": CSRF.search(form).group(1),
@@ -84,6 +80,14 @@ def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
         },
         headers={"HX-Request": "true"},
     )
+
+
+def test_the_board_a_recorded_deal_rendered_is_the_next_whole_pages():
+    """The POST's answer (htmx: the board alone) is cached and the next whole page is built
+    around it: no second render of the board, and only the whole page focuses the deal form."""
+    series = record(start_series(), (70, 50))
+    client = client_with_link(series)
+    posted = record_second_deal(client, series, page(client, series))
     assert posted.status_code == 200
     answer = html(posted)
     assert "Deal 3: card points" in answer and "autofocus" not in answer
@@ -408,17 +412,7 @@ def test_a_board_one_process_rendered_is_anothers_next_page_through_redis(redis_
     series = record(start_series(), (70, 50))
     client = client_with_link(series)
     with override_settings(CACHES=shared_pages()):
-        form = page(client, series)
-        client.post(
-            reverse("deal_record", args=[series.pk]),
-            {
-                "csrfmiddlewaretoken": CSRF.search(form).group(1),
-                "number": "2",
-                "entry_key": entry_key_of(form),
-                "points_0": "40",
-            },
-            headers={"HX-Request": "true"},
-        )
+        record_second_deal(client, series, page(client, series))
         prefix = pagecache.cache().key_prefix
         import redis
 
