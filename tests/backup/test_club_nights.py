@@ -25,6 +25,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from tests.backup.test_exports import JUNK, leaf_paths
 from tests.helpers import finished, make_event, play_out, record
 
 pytestmark = pytest.mark.django_db
@@ -221,27 +222,13 @@ def test_malformed_club_night_data_is_refused_with_a_reason_and_nothing_imported
     assert counts() == (0,) * 7
 
 
-JUNK = (None, True, -1, 0, 10**30, 1.5, "", "x", [], {}, [None], {"a": 1}, "2025-01-01",
-        "2025-01-01T00:00:00+00:00")  # fmt: skip
-
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            yield from _paths(inner, (*prefix, key))
-    elif isinstance(value, list):
-        for index, inner in enumerate(value):
-            yield from _paths(inner, (*prefix, index))
-
-
 def test_any_corrupted_club_night_or_change_is_imported_or_refused_never_a_crash(evening):
     document = json.loads(exported())
     wipe()
     paths = [
         path
         for key in ("events", "changes", "leagues")
-        for path in _paths(document[key], (key,))
+        for path in leaf_paths(document[key], (key,))
         if len(path) > 1
     ]
     rng = random.Random(2026)
