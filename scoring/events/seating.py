@@ -503,8 +503,10 @@ def _anneal(
         return counts.partner_cost, cost - PARTNER_WEIGHT * counts.partner_cost
 
     best_key, best = key(), [seats[:] for seats in seatings]
+    unsaved = False
     movable = seated > 4 or trios or out
-    restarts = RESTARTS if movable and rounds else 0
+    # A large evening spends its steps on one long run rather than several short ones.
+    restarts = min(RESTARTS, max(1, steps // (100 * rounds * total))) if movable and rounds else 0
     for attempt in range(restarts):
         if cost <= floor:
             break
@@ -554,11 +556,18 @@ def _anneal(
             if delta <= 0 or rnd.random() < math.exp(-delta / temperature):
                 cost += delta
                 if key() < best_key:
-                    best_key, best = key(), [s[:] for s in seatings]
+                    best_key, unsaved = key(), True
+                elif unsaved:
+                    # Leaving the best seating so far: copy it now, not at every step down.
+                    turn(swaps[::-1])
+                    best, unsaved = [s[:] for s in seatings], False
+                    turn(swaps)
                 if cost <= floor:
                     break
             else:
                 turn(swaps[::-1])
+        if unsaved:
+            best, unsaved = [s[:] for s in seatings], False
     return [
         Round(
             tables=tuple(tuple(seats[starts[t] : starts[t + 1]]) for t in range(len(sizes))),
