@@ -18,7 +18,15 @@ from quick import scaled  # noqa: E402
 
 from scoring.events.seating import figures, schedule  # noqa: E402
 
-SIZES = ((12, 4, False), (13, 4, True), (20, 5, False), (24, 6, False), (40, 6, False))
+SIZES = (
+    (12, 4, False),
+    (13, 4, True),
+    (13, 6, False),
+    (13, 6, True),
+    (20, 5, False),
+    (24, 6, False),
+    (40, 6, False),
+)
 SEEDS = scaled(5, 1)
 
 

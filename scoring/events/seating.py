@@ -7,13 +7,21 @@ who sits out (or who plays at a table of three) fairly.
 
 For 4k players (4k - 1 rounds) and 4k + 1 players (4k + 1 rounds, one out each round) a whist
 tournament exists: each pair partners exactly once and opposes exactly twice. Where a cyclic one
-is known (below) the evening starts from it; everything else, and the rounds left after someone
-arrives or leaves, comes from a seeded simulated annealing over the rounds not yet played, which
-counts the played ones.
+is known (below) the evening starts from it, taking the rounds that repeat the fewest opponents
+when it is shorter than the design; everything else, and the rounds left after someone arrives
+or leaves, comes from a seeded simulated annealing over the rounds not yet played, which counts
+the played ones. The annealing starts over a few times from its best, leans on players who meet
+someone twice, and lets two players trade a sit-out or a three-handed turn across two rounds, so
+everyone keeps their number of each.
+
+Repeated opponents, 13 players x 6 rounds, seeds 0-9 (before this search -> now): sitting out
+2-5 -> 0-4 (0 is reached, e.g. seed 2); tables of three 5-12 -> 3-5 (0 would need every pair to
+oppose exactly once; not found). 12 x 6: 9-10 -> 7-9 (at least 6 by counting).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -243,6 +251,8 @@ class _Counts:
     def __init__(self) -> None:
         self.partners: Counter[tuple[int, int]] = Counter()
         self.opponents: Counter[tuple[int, int]] = Counter()
+        #: The partners' share of the cost, before the weight.
+        self.partner_cost = 0
 
     def cost(self, present: Sequence[int]) -> int:
         """The cost over the pairs of ``present`` players."""
@@ -277,7 +287,9 @@ class _Counts:
                 key = _pair(table[i], table[j])
                 c = self.partners[key]
                 # cost of a pair met c times as partners: c(c-1)/2, times the weight
-                delta += PARTNER_WEIGHT * (c if sign > 0 else -(c - 1))
+                step = c if sign > 0 else -(c - 1)
+                delta += PARTNER_WEIGHT * step
+                self.partner_cost += step
                 self.partners[key] = c + sign
             pairs = _OPPONENTS
         else:
@@ -301,6 +313,58 @@ def _rotation(
     chosen = sorted(players, key=lambda p: (counts[p], draw[p]))[:how_many]
     counts.update(chosen)
     return chosen
+
+
+#: Up to this many subsets of a design's rounds are all tried; beyond, a local search picks.
+EXHAUSTIVE_SUBSETS = 5_000
+
+
+def _opposing(rnd: Round) -> list[tuple[int, int]]:
+    return [_pair(a, b) for table in rnd.tables for a, b in table_relations(table)[1]]
+
+
+def _subset_key(design: Sequence[Round], chosen: Iterable[int]) -> tuple[int, int]:
+    """Repeated opponents of the chosen rounds, then the spread of their sit-outs."""
+    met: Counter[tuple[int, int]] = Counter()
+    out: Counter[int] = Counter()
+    for r in chosen:
+        met.update(_opposing(design[r]))
+        out.update(design[r].out)
+    spread = max(out.values()) - min(out.values()) if out else 0
+    return sum(c - 1 for c in met.values() if c > 1), spread
+
+
+def design_rounds(design: Sequence[Round], rounds: int) -> list[int]:
+    """The ``rounds`` of a design (indices, in order) that repeat the fewest opponents.
+
+    Every subset when there are few, else a greedy pick improved by exchanging one round at a
+    time. In a cyclic design on Z_v (v = 4k + 1) every subset repeats as many opponents: each
+    difference opposes twice, at shifts whose gaps cover every class, so only the annealing
+    that follows can do better there.
+    """
+    v = len(design)
+    if rounds >= v:
+        return list(range(v))
+    if math.comb(v, rounds) <= EXHAUSTIVE_SUBSETS:
+        subsets = itertools.combinations(range(v), rounds)
+        return list(min(subsets, key=lambda chosen: _subset_key(design, chosen)))
+    chosen: list[int] = []
+    for _ in range(rounds):
+        rest = [r for r in range(v) if r not in chosen]
+        chosen.append(min(rest, key=lambda r: _subset_key(design, [*chosen, r])))
+    best = _subset_key(design, chosen)
+    better = True
+    while better:
+        better = False
+        for i in range(rounds):
+            for r in range(v):
+                if r in chosen:
+                    continue
+                trial = [*chosen[:i], r, *chosen[i + 1 :]]
+                key = _subset_key(design, trial)
+                if key < best:
+                    chosen, best, better = trial, key, True
+    return sorted(chosen)
 
 
 def schedule(
@@ -334,7 +398,7 @@ def schedule(
                     tables=tuple(tuple(labels[p - 1] for p in t) for t in r.tables),
                     out=tuple(labels[p - 1] for p in r.out),
                 )
-                for r in design[:rounds]
+                for r in (design[k] for k in design_rounds(design, min(rounds, len(design))))
             ]
     if 0 < len(fresh) < len(design or ()):
         # A part of a design: no partner repeats, but its opponents can be spread better.
@@ -344,6 +408,13 @@ def schedule(
     if more == 0:
         return history
     return history + _anneal(present, sizes, out, more, history, rnd, steps)
+
+
+#: The annealing starts over this many times (from the best seating so far, warm again),
+#: sharing its steps, unless it reaches the floor first.
+RESTARTS = 4
+#: Share of moves that start from a player who meets someone once too often.
+FOCUS = 0.5
 
 
 def _anneal(
@@ -367,13 +438,13 @@ def _anneal(
                 at_trio.update(table)
     fours = sum(1 for s in sizes if s == 4)
     trios = len(sizes) - fours
-    # Each round's seats: the players at tables of four, then those at tables of three; who
-    # sits out and who plays three-handed rotate by turns and are fixed before the search.
+    # Each round's seats: the players at tables of four, then those at tables of three, then
+    # those sitting out. Turns to sit out or play three-handed are dealt before the search;
+    # a move keeps every player's count of each: two players trade places of different kinds
+    # only in two rounds at once, the second undoing the first's trade.
     seatings: list[list[int]] = []
-    outs: list[list[int]] = []
     for begun in start:
-        seatings.append(begun.seated())
-        outs.append(sorted(begun.out))
+        seatings.append(begun.seated() + sorted(begun.out))
     for _ in range(rounds - len(start)):
         resting = _rotation(present, sat_out, out, rnd)
         playing = [p for p in present if p not in resting]
@@ -381,54 +452,126 @@ def _anneal(
         four = [p for p in playing if p not in three]
         rnd.shuffle(four)
         rnd.shuffle(three)
-        seatings.append(four + three)
-        outs.append(sorted(resting))
+        seatings.append(four + three + sorted(resting))
     starts = [0]
     for s in sizes:
         starts.append(starts[-1] + s)
-    table_of = [t for t, s in enumerate(sizes) for _ in range(s)]
+    boundary, seated = 4 * fours, starts[-1]
+    total = len(present)
+    table_of = [t for t, s in enumerate(sizes) for _ in range(s)] + [-1] * (total - seated)
+    kind = [0] * boundary + [1] * (seated - boundary) + [2] * (total - seated)
     for seats in seatings:
-        for t, s in enumerate(sizes):
-            counts.apply(seats[starts[t] : starts[t] + s], 1)
+        for t in range(len(sizes)):
+            counts.apply(seats[starts[t] : starts[t + 1]], 1)
+    where = [{p: i for i, p in enumerate(seats)} for seats in seatings]
 
-    def seated_at(seats: list[int], t: int) -> list[int]:
-        return seats[starts[t] : starts[t + 1]]
-
-    boundary = 4 * fours
-    total = len(seatings[0]) if seatings else 0
-    if steps is None:
-        steps = min(60_000, 400 * rounds * max(1, total))
-    cost, floor = counts.cost(present), counts.floor(present)
-    temperature = 1.5
-    cooling = (0.05 / temperature) ** (1 / max(1, steps))
-    for _ in range(steps if total > 4 or trios else 0):
-        r = rnd.randrange(rounds)
-        seats = seatings[r]
-        i = rnd.randrange(total)
-        # a player at a table of four swaps with another such player, three with three
-        j = rnd.randrange(boundary) if i < boundary else boundary + rnd.randrange(total - boundary)
-        ti, tj = table_of[i], table_of[j]
-        if ti == tj and len(seated_at(seats, ti)) == 3:
-            continue
-        touched = (ti,) if ti == tj else (ti, tj)
+    def turn(swaps: list[tuple[int, int, int]]) -> int:
+        """Take away the touched tables, swap, put them back: the cost's change."""
         delta = 0
-        for t in touched:
-            delta += counts.apply(seated_at(seats, t), -1)
-        seats[i], seats[j] = seats[j], seats[i]
-        for t in touched:
-            delta += counts.apply(seated_at(seats, t), 1)
-        if delta <= 0 or rnd.random() < math.exp(-delta / temperature):
-            cost += delta
-            if cost <= floor:
-                break
-        else:
+        for q, i, j in swaps:
+            seats = seatings[q]
+            touched = {table_of[i], table_of[j]} - {-1}
             for t in touched:
-                counts.apply(seated_at(seats, t), -1)
-            seats[i], seats[j] = seats[j], seats[i]
+                delta += counts.apply(seats[starts[t] : starts[t + 1]], -1)
+            a, b = seats[i], seats[j]
+            seats[i], seats[j] = b, a
+            where[q][a], where[q][b] = j, i
             for t in touched:
-                counts.apply(seated_at(seats, t), 1)
-        temperature *= cooling
+                delta += counts.apply(seats[starts[t] : starts[t + 1]], 1)
+        return delta
+
+    def crowded(seats: list[int], i: int) -> bool:
+        """Whether the player in seat ``i`` meets a table-mate once too often."""
+        t = table_of[i]
+        player = seats[i]
+        for k in range(starts[t], starts[t + 1]):
+            if k == i:
+                continue
+            key = _pair(player, seats[k])
+            if t < fours and (k - i) % 2 == 0:
+                if counts.partners[key] > 1:
+                    return True
+            elif counts.opponents[key] > 1:
+                return True
+        return False
+
+    if steps is None:
+        steps = min(60_000, 800 * rounds * max(1, total))
+    cost, floor = counts.cost(present), counts.floor(present)
+
+    def key() -> tuple[int, int]:
+        return counts.partner_cost, cost - PARTNER_WEIGHT * counts.partner_cost
+
+    best_key, best = key(), [seats[:] for seats in seatings]
+    unsaved = False
+    movable = seated > 4 or trios or out
+    # A large evening spends its steps on one long run rather than several short ones.
+    restarts = min(RESTARTS, max(1, steps // (100 * rounds * total))) if movable and rounds else 0
+    for attempt in range(restarts):
+        if cost <= floor:
+            break
+        if attempt:
+            # Warm again from the best seating found so far.
+            seatings[:] = [seats[:] for seats in best]
+            where[:] = [{p: i for i, p in enumerate(seats)} for seats in seatings]
+            counts = _Counts()
+            for played in history:
+                for table in played.tables:
+                    counts.apply(table, 1)
+            for seats in seatings:
+                for t in range(len(sizes)):
+                    counts.apply(seats[starts[t] : starts[t + 1]], 1)
+            cost = counts.cost(present)
+        run = steps // restarts
+        temperature = 1.5
+        cooling = (0.05 / temperature) ** (1 / max(1, run))
+        for _ in range(run):
+            temperature *= cooling
+            r = rnd.randrange(rounds)
+            seats = seatings[r]
+            if rnd.random() < FOCUS:
+                for _ in range(4):
+                    i = rnd.randrange(seated)
+                    if crowded(seats, i):
+                        break
+            else:
+                i = rnd.randrange(total)
+            j = rnd.randrange(total)
+            ki, kj = kind[i], kind[j]
+            if i == j or (ki == kj and (ki == 2 or (ki == 1 and table_of[i] == table_of[j]))):
+                continue
+            swaps = [(r, i, j)]
+            if ki != kj:
+                a, b = seats[i], seats[j]
+                others = [
+                    q
+                    for q in range(rounds)
+                    if kind[where[q][a]] == kj and kind[where[q][b]] == ki and q != r
+                ]
+                if not others:
+                    continue
+                q = rnd.choice(others)
+                swaps.append((q, where[q][a], where[q][b]))
+            delta = turn(swaps)
+            if delta <= 0 or rnd.random() < math.exp(-delta / temperature):
+                cost += delta
+                if key() < best_key:
+                    best_key, unsaved = key(), True
+                elif unsaved:
+                    # Leaving the best seating so far: copy it now, not at every step down.
+                    turn(swaps[::-1])
+                    best, unsaved = [s[:] for s in seatings], False
+                    turn(swaps)
+                if cost <= floor:
+                    break
+            else:
+                turn(swaps[::-1])
+        if unsaved:
+            best, unsaved = [s[:] for s in seatings], False
     return [
-        Round(tables=tuple(tuple(seated_at(seats, t)) for t in range(len(sizes))), out=tuple(o))
-        for seats, o in zip(seatings, outs, strict=True)
+        Round(
+            tables=tuple(tuple(seats[starts[t] : starts[t + 1]]) for t in range(len(sizes))),
+            out=tuple(sorted(seats[seated:])),
+        )
+        for seats in best
     ]

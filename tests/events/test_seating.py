@@ -145,3 +145,50 @@ def test_the_command_seats_tables_of_three_on_request():
     document = json.loads(out.getvalue())
     assert [sorted(len(t) for t in r["tables"]) for r in document["rounds"]] == [[3, 4], [3, 4]]
     assert all(r["out"] == [] for r in document["rounds"])
+
+
+def test_thirteen_players_over_six_rounds_meet_their_opponents_evenly():
+    # 72 opposing meetings over 78 pairs: none need repeat, and this seed repeats none
+    best = figures(schedule(range(1, 14), 6, seed=2))
+    assert best.repeated_partners == 0
+    assert best.repeated_opponents == 0
+    usual = figures(schedule(range(1, 14), 6, seed=0))
+    assert usual.repeated_partners == 0
+    assert usual.repeated_opponents <= 4  # five before the search's restarts
+    assert sorted(usual.sit_outs.values()) == [0] * 7 + [1] * 6
+
+
+def test_thirteen_players_at_tables_of_three_over_six_rounds_repeat_few_opponents():
+    plan = schedule(range(1, 14), 6, seed=0, three_player_tables=True)
+    assert plan == schedule(range(1, 14), 6, seed=0, three_player_tables=True)
+    fair = figures(plan)
+    assert all(sorted(len(t) for t in r.tables) == [3, 3, 3, 4] for r in plan)
+    assert fair.repeated_partners == 0
+    assert fair.repeated_opponents <= 5  # nine before the search could trade three-handed turns
+    assert max(fair.three_player_seats.values()) - min(fair.three_player_seats.values()) <= 1
+    assert set(fair.sit_outs.values()) == {0}
+
+
+@pytest.mark.parametrize(
+    ("count", "rounds", "repeats"), [(8, 3, 0), (8, 4, 4), (12, 4, 6), (20, 5, 1)]
+)
+def test_a_short_evening_takes_the_design_rounds_that_repeat_fewest_opponents(
+    count, rounds, repeats
+):
+    design = whist_rounds(count)
+    assert design is not None
+    chosen = seating.design_rounds(design, rounds)
+    assert len(chosen) == rounds == len(set(chosen))
+    fair = figures([design[r] for r in chosen])
+    assert fair.repeated_partners == 0
+    assert fair.repeated_opponents == repeats
+    assert fair.repeated_opponents <= figures(design[:rounds]).repeated_opponents
+
+
+def test_any_rounds_of_a_cyclic_design_on_an_odd_count_repeat_as_many_opponents():
+    design = whist_rounds(13)
+    assert design is not None
+    assert {
+        figures([design[r] for r in pick]).repeated_opponents
+        for pick in [range(6), range(0, 12, 2), (0, 1, 3, 4, 9, 11)]
+    } == {15}
