@@ -324,25 +324,24 @@ CACHES = {
 }
 
 # Rendered scoreboards, reused while their series is unchanged (scoring.pagecache), only ever a
-# cache (every request checks the series' version). PAGE_CACHE_URL (redis://host:port/db): one
-# cache for every worker and server, so the board a recorded deal rendered in one process is
-# the next page's in another; unset, each process's own memory. A Redis that does not answer
-# costs renders, never an error (pagecache).
+# cache (every request checks the series' version): each process's own memory first; with
+# PAGE_CACHE_URL (redis://host:port/db) also one Redis for every worker and server, so the board
+# a recorded deal rendered in one process is the next page's in another. A Redis that does not
+# answer costs renders, never an error (pagecache).
+CACHES["pages"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "kozel-pages",
+    "TIMEOUT": 600,
+    "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
+}
 PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
 if PAGE_CACHE_URL:
-    CACHES["pages"] = {
+    CACHES["pages_shared"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": PAGE_CACHE_URL,
         "KEY_PREFIX": "kozel-pages",
         "TIMEOUT": 600,
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-    }
-else:
-    CACHES["pages"] = {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "kozel-pages",
-        "TIMEOUT": 600,
-        "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
     }
 
 # Quick games (no account needed) that one browser session and one client address may start in

@@ -1,9 +1,10 @@
 """Work a gunicorn master does once before it forks its workers (``preload_app``).
 
 Loading the project (``wsgi``), resolving the URLs, compiling the templates the busy pages use
-and the page cache's code version: every worker starts with them in memory shared with the master (copy-on-write) instead of
-paying for them on its first requests. Nothing here touches the database: a connection (or a
-PostgreSQL pool) opened before the fork would be shared by every worker.
+and the page cache's code version: every worker starts with them in memory shared with the
+master (copy-on-write) instead of paying for them on its first requests. Nothing here touches
+the database: a connection (or a PostgreSQL pool) opened before the fork would be shared by
+every worker.
 """
 
 from __future__ import annotations

@@ -17,14 +17,16 @@ Two kinds of entry make every answer (``Entry``):
   change it; so a deal recorded changes the board alone, and the next whole page is the shell
   kept before around the board the deal's answer rendered (``assemble``): nothing rendered.
 
-The cache (``CACHES["pages"]``) is each process's own memory, or with ``PAGE_CACHE_URL`` one
-Redis for every process and server (the board a deal's POST rendered in one worker is then the
-next page's in another): the placeholders and ``code_version`` are the same in every process
-that runs the same code with the same ``SECRET_KEY``, and a release's new templates or code
-never meet the bytes of an old one. Every request still reads the series' version from the
-database, so a page another process or server made stale is never served; losing the cache
-costs only the time to render again, and a Redis that does not answer is a miss, never an error
-(after a failure this process leaves it alone for ``PAUSE`` seconds).
+The cache is each process's own memory (``CACHES["pages"]``), and with ``PAGE_CACHE_URL`` one
+Redis behind it for every process and server (``CACHES["pages_shared"]``: the board a deal's
+POST rendered in one worker is then the next page's in another; an entry never changes under its
+key, so what a process read from Redis it keeps in memory): the placeholders and
+``code_version`` are the same in every process that runs the same code with the same
+``SECRET_KEY``, and a release's new templates or code never meet the bytes of an old one. Every
+request still reads the series' version from the database, so a page another process or server
+made stale is never served; losing the cache costs only the time to render again, and a Redis
+that does not answer is a miss, never an error (after a failure this process leaves it alone for
+``PAUSE`` seconds).
 """
 
 from __future__ import annotations
@@ -116,28 +118,45 @@ def code_version() -> str:
 
 
 def cache():
+    """This process's own page cache (in front of the shared one, if any)."""
     return caches["pages"]
 
 
+def shared():
+    """The page cache every process shares (``PAGE_CACHE_URL``), or None."""
+    return caches["pages_shared"] if "pages_shared" in settings.CACHES else None
+
+
 def _cached(key: str):
-    """The entry under ``key``, or None: also when the cache does not answer."""
+    """The entry under ``key``: from this process's memory, else from the shared cache (and
+    kept in memory: an entry never changes under its key); None also when the shared cache
+    does not answer."""
+    found = cache().get(key)
+    if found is not None or (everyone := shared()) is None:
+        return found
     global _paused_until
     if time.monotonic() < _paused_until:
         return None
     try:
-        return cache().get(key)
+        found = everyone.get(key)
     except Exception as error:  # a shared cache down: render, as after any miss
         _paused_until = time.monotonic() + PAUSE
         logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
         return None
+    if found is not None:
+        cache().set(key, found)
+    return found
 
 
 def _keep(key: str, entry: tuple) -> None:
+    cache().set(key, entry)
+    if (everyone := shared()) is None:
+        return
     global _paused_until
     if time.monotonic() < _paused_until:
         return
     try:
-        cache().set(key, entry)
+        everyone.set(key, entry)
     except Exception as error:
         _paused_until = time.monotonic() + PAUSE
         logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)

@@ -379,13 +379,13 @@ REDIS = "redis://127.0.0.1:6379/15"
 
 
 def shared_pages(location: str = REDIS) -> dict:
-    """CACHES with the pages in a Redis, under a prefix of this test's own (several test
-    processes share the server)."""
+    """CACHES with a shared page cache in a Redis, under a prefix of this test's own (several
+    test processes share the server)."""
     from django.conf import settings
 
     return {
         **settings.CACHES,
-        "pages": {
+        "pages_shared": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": location,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
@@ -413,16 +413,18 @@ def test_a_board_one_process_rendered_is_anothers_next_page_through_redis(redis_
     client = client_with_link(series)
     with override_settings(CACHES=shared_pages()):
         record_second_deal(client, series, page(client, series))
-        prefix = pagecache.cache().key_prefix
+        prefix = pagecache.shared().key_prefix
         import redis
 
         server = redis.Redis.from_url(REDIS)
         assert server.keys(f"{prefix}:*")  # the POST's board, where every process finds it
+        caches["pages"].clear()  # as another process: nothing of it in its own memory
         whole = client.get(board_url(series))
-        rendered = {template.name for template in whole.templates}
+        kept_here = cached_keys()
         server.delete(*server.keys(f"{prefix}:*"))
-    assert "scoring/_deal_fields.html" not in rendered  # the board came from Redis
+    assert not whole.templates  # the shell and the board came from Redis
     assert "Deal 3: card points" in html(whole)
+    assert kept_here == 2  # and are in this process's memory now
 
 
 def test_a_shared_cache_that_does_not_answer_costs_a_render_never_an_error(caplog):
