@@ -262,6 +262,10 @@
     if (!fresh) return;
     var version = Number(fresh.getAttribute("data-version"));
     if (!gone && !(version > Number(board.getAttribute("data-version")))) return; // older news
+    // A poll that crossed a deal being sent: that deal's answer brings the news. Taken here, the
+    // deal's own form would be kept as if another phone had taken its deal, and the answer,
+    // swapped in a moment later, would empty the next deal being typed.
+    if (!gone && (board.querySelector(".htmx-request") || board.classList.contains("htmx-request"))) return;
     var ended = !board.querySelector(".the-end") && fresh.querySelector(".the-end");
     var oldForm = board.querySelector("form.deal-form");
     var newForm = fresh.querySelector("form.deal-form");
