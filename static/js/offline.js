@@ -7,7 +7,9 @@
 import { Deal, Series, rulesFrom, dealerSeat } from "./kozel-rules.js";
 
 const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
-const page = { waiting: [], sending: false, trouble: null, ticket: 0 };
+// sending: a send() running (one at a time); posting: a waiting deal on its way to the server
+// (a deal typed meanwhile waits behind it); again: a send() asked for while one ran.
+const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, ticket: 0 };
 
 // IndexedDB: one store of waiting deals, by entry key.
 let opened = null;
@@ -285,6 +287,7 @@ function swapBoard(html) {
 // Send the waiting deals of this board, first to last, one at a time.
 async function send() {
   const board = data();
+  if (page.sending) page.again = true; // a deal kept meanwhile: looked for once this run ends
   if (page.sending || page.trouble || !board || !navigator.onLine) return;
   page.sending = true;
   let sent = 0;
@@ -292,6 +295,7 @@ async function send() {
     for (;;) {
       const waiting = await waitingOf(board.series);
       if (!waiting.length) break;
+      page.posting = true;
       const deal = waiting[0];
       announce(waiting.length, "sending");
       const body = new URLSearchParams(deal.fields);
@@ -332,6 +336,11 @@ async function send() {
     announce(0, sent ? "saved" : undefined);
   } finally {
     page.sending = false;
+    page.posting = false;
+    if (page.again) {
+      page.again = false;
+      send();
+    }
   }
 }
 
@@ -396,7 +405,9 @@ document.addEventListener("htmx:beforeRequest", (event) => {
     announce(page.waiting.length, "network");
     return;
   }
-  if (!form.matches("form.deal-form") || (navigator.onLine && !page.waiting.length && !page.sending)) return;
+  // Online with nothing waiting, a deal goes as usual (htmx), even while send() looks for
+  // waiting deals and finds none: only a deal behind waiting ones waits its turn.
+  if (!form.matches("form.deal-form") || (navigator.onLine && !page.waiting.length && !page.posting)) return;
   event.preventDefault();
   queue(form);
 });
