@@ -127,39 +127,37 @@ def shared():
     return caches["pages_shared"] if "pages_shared" in settings.CACHES else None
 
 
+def _ask_shared(action):
+    """``action`` done on the shared cache, or None: none configured, paused after a failure,
+    or failing now (then paused for ``PAUSE`` seconds: a shared cache down costs renders, as
+    after any miss, never an error)."""
+    global _paused_until
+    everyone = shared()
+    if everyone is None or time.monotonic() < _paused_until:
+        return None
+    try:
+        return action(everyone)
+    except Exception as error:
+        _paused_until = time.monotonic() + PAUSE
+        logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
+        return None
+
+
 def _cached(key: str):
     """The entry under ``key``: from this process's memory, else from the shared cache (and
     kept in memory: an entry never changes under its key); None also when the shared cache
     does not answer."""
     found = cache().get(key)
-    if found is not None or (everyone := shared()) is None:
-        return found
-    global _paused_until
-    if time.monotonic() < _paused_until:
-        return None
-    try:
-        found = everyone.get(key)
-    except Exception as error:  # a shared cache down: render, as after any miss
-        _paused_until = time.monotonic() + PAUSE
-        logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
-        return None
-    if found is not None:
-        cache().set(key, found)
+    if found is None:
+        found = _ask_shared(lambda everyone: everyone.get(key))
+        if found is not None:
+            cache().set(key, found)
     return found
 
 
 def _keep(key: str, entry: tuple) -> None:
     cache().set(key, entry)
-    if (everyone := shared()) is None:
-        return
-    global _paused_until
-    if time.monotonic() < _paused_until:
-        return
-    try:
-        everyone.set(key, entry)
-    except Exception as error:
-        _paused_until = time.monotonic() + PAUSE
-        logger.warning("page cache not answering (%s): rendering for %s s", error, PAUSE)
+    _ask_shared(lambda everyone: everyone.set(key, entry))
 
 
 def cacheable(request: HttpRequest) -> bool:
