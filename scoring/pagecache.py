@@ -50,7 +50,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.html import escape
 from django.utils.translation import get_language
 
-from scoring.access import SESSION_CREATED, SESSION_LINKS, SeriesAccess
+from scoring.access import SeriesAccess, created_series_ids, held_tokens
 from scoring.compression import mark_secret, shows_secret
 
 
@@ -240,9 +240,9 @@ def home_key(request: HttpRequest) -> str | None:
     """
     if request.user.is_authenticated:
         return None
-    links = request.session.get(SESSION_LINKS, {})
-    created = request.session.get(SESSION_CREATED, [])
-    ids = sorted({int(pk) for pk in links} | {int(pk) for pk in created})
+    links = held_tokens(request)
+    created = created_series_ids(request)
+    ids = sorted(set(links) | {int(pk) for pk in created})
     rows: list = []
     if ids:
         from scoring.models import Series

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
-from django.db import connections, router
-from django.db.models import Prefetch, Q, QuerySet, Value, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest
 
+from scoring import plainsql
 from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
 from scoring.models import Deal, DealEvent, Player, Seat, Series
 
@@ -38,9 +37,38 @@ def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
 
 
 def load_seats(series: Series) -> Series:
-    """Load the seats and players of a series read without them (one query, once)."""
-    prefetch_related_objects([series], _seats())
+    """Load the seats and players of a series read without them, once: what
+    ``with_seats`` loads, in one plain query (``scoring.plainsql``) that fills the same cache,
+    so ``series.seats.all()`` reads no more."""
+    if "seats" in getattr(series, "_prefetched_objects_cache", {}):
+        return series
+    connection = plainsql.reader(Seat)
+    seat, player = plainsql.columns(Seat, connection), plainsql.columns(Player, connection)
+    sql = (
+        f"SELECT {seat.sql}, {player.sql} FROM {seat.table} INNER JOIN {player.table} "
+        f"ON {player.table}.id = {seat.table}.player_id "
+        f"WHERE {seat.table}.series_id = %s ORDER BY {seat.table}.position"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [series.pk])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        one = seat.instance(connection, row[: len(seat)])
+        _SEAT_PLAYER.set_cached_value(one, player.instance(connection, row[len(seat) :]))
+        _SEAT_SERIES.set_cached_value(one, series)
+        seats.append(one)
+    # As prefetch_related_objects leaves a prefetched relation (Django's own cache for it).
+    found = series.seats.all()
+    found._result_cache = seats
+    found._prefetch_done = True  # type: ignore[attr-defined]
+    cache = {**getattr(series, "_prefetched_objects_cache", {}), "seats": found}
+    series._prefetched_objects_cache = cache  # type: ignore[attr-defined]
     return series
+
+
+_SEAT_PLAYER = Seat._meta.get_field("player")
+_SEAT_SERIES = Seat._meta.get_field("series")
 
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
@@ -65,41 +93,20 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
     return series_access(request, series)
 
 
-_COLUMNS: dict[str, tuple[str, list[tuple[str, list]]]] = {}
-
-
-def series_row(pk: int) -> Series | None:
+def series_row(pk: int, *, lock: bool = False) -> Series | None:
     """``Series.objects.filter(pk=pk).first()`` without building the query each time: the same
     row, through the same converters, as one plain ``SELECT`` (the ORM's compiler cost more
-    than the database spent on it, on the busiest read of the site)."""
-    connection = connections[router.db_for_read(Series)]
-    known = _COLUMNS.get(connection.alias)
-    if known is None:
-        meta = Series._meta
-        fields = list(meta.concrete_fields)
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(str(field.column)) for field in fields)
-        key = quote(str(meta.pk.column)) if meta.pk is not None else "id"
-        sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {key} = %s"
-        converters = []
-        for field in fields:
-            column = field.get_col(meta.db_table)
-            found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-            converters.append((field.attname, [(found, column)] if found else []))
-        known = _COLUMNS[connection.alias] = (sql, converters)
-    sql, converters = known
+    than the database spent on it, on the busiest read of the site). ``lock``: the row locked
+    until the transaction ends, as ``select_for_update()`` locks it (inside a transaction)."""
+    connection = plainsql.writer(Series) if lock else plainsql.reader(Series)
+    series = plainsql.columns(Series, connection)
+    sql = f"SELECT {series.sql} FROM {series.table} WHERE {series.table}.id = %s"
+    if lock and connection.features.has_select_for_update:
+        sql += " " + connection.ops.for_update_sql()
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    values = []
-    for value, (_name, steps) in zip(row, converters, strict=True):
-        for found, column in steps:
-            for converter in found:
-                value = converter(value, column, connection)
-        values.append(value)
-    return Series.from_db(connection.alias, [name for name, _steps in converters], values)
+    return None if row is None else series.instance(connection, row)
 
 
 def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
@@ -123,15 +130,23 @@ class KeyUse(NamedTuple):
 
 
 def entry_key_use(entry_key: uuid.UUID) -> KeyUse | None:
-    """Where this key was used, in one query; None for a key no form has sent yet."""
-    recorded = Deal.objects.filter(entry_key=entry_key).order_by()
-    undone = DealEvent.objects.filter(entry_key=entry_key).order_by()
-    recorded = recorded.values_list(Value(False), "series_id", "pk")
-    undone = undone.values_list(Value(True), "series_id", "pk")
-    rows = cast(Iterable[tuple[bool, int, int]], recorded.union(undone, all=True)[:1])
-    for was_undone, series_id, pk in rows:
-        return KeyUse(bool(was_undone), series_id, pk)  # SQLite answers 0 or 1
-    return None
+    """Where this key was used, in one plain query (``scoring.plainsql``); None for a key no
+    form has sent yet: a recorded deal, or the removal of an undone one."""
+    connection = plainsql.reader(Deal)
+    key = plainsql.param(Deal, "entry_key", entry_key, connection)
+    deals = plainsql.columns(Deal, connection).table
+    events = plainsql.columns(DealEvent, connection).table
+    sql = (
+        f"SELECT 0, series_id, id FROM {deals} WHERE entry_key = %s UNION ALL "
+        f"SELECT 1, series_id, id FROM {events} WHERE entry_key = %s LIMIT 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key, key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    was_undone, series_id, pk = row
+    return KeyUse(bool(was_undone), series_id, pk)
 
 
 #: How far back a goat tally follows rematches: an evening, with room to spare.

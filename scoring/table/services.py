@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from scoring import rules
+from scoring import plainsql, rules
 from scoring.access import archived_refusal
 from scoring.models import (
     MAX_DEALS,
@@ -40,7 +40,7 @@ from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
 from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
-from scoring.table.selectors import entry_key_use, last_undone
+from scoring.table.selectors import entry_key_use, last_undone, series_row
 
 
 class DealConflict(Exception):
@@ -127,7 +127,9 @@ def _locked(series_id: int) -> Series:
     here, so this is where an archived league refuses it (``archived_refusal``, as its pages
     do): the views ask before, but a league archived between their look and this lock would
     otherwise take one more change."""
-    series = Series.objects.select_for_update().get(pk=series_id)
+    series = series_row(series_id, lock=True)  # select_for_update(), without the compiler
+    if series is None:
+        raise Series.DoesNotExist(f"no series {series_id}")
     if series.league_id is not None and (
         League.objects.filter(pk=series.league_id, archived_at__isnull=False).exists()
     ):
@@ -137,6 +139,10 @@ def _locked(series_id: int) -> Series:
 
 def _rows(series: Series) -> list[Deal]:
     return list(Deal.objects.filter(series=series).order_by("number"))
+
+
+#: What ``series_refresh`` writes on a series besides its derived fields.
+_REFRESHED = ("version", "finished_at", "updated_at")
 
 
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
@@ -156,11 +162,18 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
     for name, value in derived.series.items():
         setattr(series, name, value)
     series.version += 1
-    series.save()
+    if series.pk is None:
+        series.save()
+    else:
+        # What a replay changes, as plain UPDATEs (``scoring.plainsql``): the ORM's save of
+        # every field, and its query compiler, cost more than the database spends on them.
+        series.updated_at = timezone.now()
+        stored = {**derived.series, **{name: getattr(series, name) for name in _REFRESHED}}
+        plainsql.update(Series, stored, where={"id": series.pk})
     # One UPDATE per side (partners share their side's figures): a bulk_update's CASE per field
     # cost more to build than the database spends on it.
     for side, values in enumerate(derived.sides):
-        Seat.objects.filter(series=series, side=side).update(**values)
+        plainsql.update(Seat, values, where={"series": series.pk, "side": side})
 
 
 def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
