@@ -25,17 +25,21 @@ class Columns:
     """A model's concrete columns on one database: their SQL (qualified by the table) and how
     a row's values become the instance's."""
 
-    def __init__(self, model: type[Model], connection: BaseDatabaseWrapper) -> None:
+    def __init__(
+        self,
+        model: type[Model],
+        connection: BaseDatabaseWrapper,
+        only: tuple[str, ...] | None = None,
+    ) -> None:
         meta = model._meta
+        chosen = [field for field in meta.concrete_fields if only is None or field.attname in only]
         self.model = model
         self.table = connection.ops.quote_name(meta.db_table)
-        self.names = [field.attname for field in meta.concrete_fields]
+        self.names = [field.attname for field in chosen]
         quote = connection.ops.quote_name
-        self.sql = ", ".join(
-            f"{self.table}.{quote(str(field.column))}" for field in meta.concrete_fields
-        )
+        self.sql = ", ".join(f"{self.table}.{quote(str(field.column))}" for field in chosen)
         self.steps: list[Steps] = []
-        for field in meta.concrete_fields:
+        for field in chosen:
             column = field.get_col(meta.db_table)
             found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
             self.steps.append([(found, column)] if found else [])
@@ -44,7 +48,8 @@ class Columns:
         return len(self.names)
 
     def instance(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
-        """The model instance of ``values`` (this model's columns, in order)."""
+        """The model instance of ``values`` (these columns, in order; any others deferred, as
+        ``QuerySet.only()`` leaves them)."""
         converted = []
         for value, steps in zip(values, self.steps, strict=True):
             for found, column in steps:
@@ -54,15 +59,18 @@ class Columns:
         return self.model.from_db(connection.alias, self.names, converted)
 
 
-_KNOWN: dict[tuple[str, type[Model]], Columns] = {}
+_KNOWN: dict[tuple[str, type[Model], tuple[str, ...] | None], Columns] = {}
 
 
-def columns(model: type[Model], connection: BaseDatabaseWrapper) -> Columns:
-    """``model``'s columns on ``connection``'s database, worked out once."""
-    key = (connection.alias, model)
+def columns(
+    model: type[Model], connection: BaseDatabaseWrapper, only: tuple[str, ...] | None = None
+) -> Columns:
+    """``model``'s columns on ``connection``'s database (``only`` these attributes, if given),
+    worked out once."""
+    key = (connection.alias, model, only)
     known = _KNOWN.get(key)
     if known is None:
-        known = _KNOWN[key] = Columns(model, connection)
+        known = _KNOWN[key] = Columns(model, connection, only)
     return known
 
 

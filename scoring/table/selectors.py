@@ -71,6 +71,36 @@ _SEAT_PLAYER = Seat._meta.get_field("player")
 _SEAT_SERIES = Seat._meta.get_field("series")
 
 
+#: What the board and the engine read of a deal (its times, recorder and key are not shown).
+PLAYED = (
+    "id",
+    "series_id",
+    "number",
+    "points_0",
+    "points_1",
+    "points_2",
+    "tricks_0",
+    "tricks_1",
+    "tricks_2",
+)
+
+
+def played_deals(series: Series) -> list[Deal]:
+    """The series' deals in order, as the scoreboard and the engine read them: ``PLAYED``, in
+    one plain query (``scoring.plainsql``); the other fields are deferred, as ``only()`` leaves
+    them (each read later would cost a query: the board and the engine read none)."""
+    connection = plainsql.reader(Deal)
+    deals = plainsql.columns(Deal, connection, PLAYED)
+    sql = (
+        f"SELECT {deals.sql} FROM {deals.table} "
+        f"WHERE {deals.table}.series_id = %s ORDER BY {deals.table}.number"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [series.pk])
+        rows = cursor.fetchall()
+    return [deals.instance(connection, row) for row in rows]
+
+
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
     return Series.objects.filter(visible_series_filter(request)).distinct()
 

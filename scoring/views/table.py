@@ -105,7 +105,7 @@ def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
 
 
 def _board(series: Series) -> Scoreboard:
-    return build(series, list(Deal.objects.filter(series=series).order_by("number")))
+    return build(series, selectors.played_deals(series))
 
 
 def _deal_form(
@@ -453,7 +453,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     number, key = _posted_entry(request)
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
-    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    rows = selectors.played_deals(series)
     board = build(series, rows)
     entry, _recorded_pk = services.entry_decision(
         series.pk,

@@ -106,3 +106,26 @@ def test_recording_through_the_plain_path_keeps_stored_values_equal_to_a_replay(
     assert stored.version == series.version
     assert stored.updated_at >= stored.created_at
     assert_stored_matches_replay(stored)
+
+
+def test_played_deals_are_the_orms_deals_and_the_board_reads_nothing_else():
+    from django.template.loader import render_to_string
+
+    from scoring.table.scoreboard import build
+
+    series = start_series()
+    for points in [SIDE_0_LOSES, (60, 60), (0, 120)]:
+        series = record(series, points, tricks=(False, True) if 0 in points else None)
+    played = selectors.played_deals(series)
+    orm = list(Deal.objects.filter(series=series).order_by("number"))
+    assert [[getattr(deal, name) for name in selectors.PLAYED] for deal in played] == [
+        [getattr(deal, name) for name in selectors.PLAYED] for deal in orm
+    ]
+    assert [deal.points for deal in played] == [(31, 89, None), (60, 60, None), (0, 120, None)]
+    assert played[2].tricks[:2] == (False, True)
+    loaded = selectors.load_seats(selectors.series_row(series.pk))
+    with CaptureQueriesContext(connection) as queries:
+        board = build(loaded, played)
+        render_to_string("scoring/series.html#scoreboard", {"board": board, "series": loaded})
+        assert [deal.summary for deal in board.deals]  # every row's words, from these fields
+    assert len(queries) == 0, [query["sql"] for query in queries]
