@@ -123,6 +123,15 @@ class Series:
         self._multiplier = 1
         self._outcomes: list[DealOutcome] = []
 
+    def copy(self) -> Series:
+        """This series as it stands, to go on from independently of this one."""
+        twin = Series.__new__(Series)
+        for name in Series.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._out = list(self._out)  # the only lists: the rest are immutable or shared caches
+        twin._outcomes = list(self._outcomes)
+        return twin
+
     def add(self, deal: Deal | Sequence[int]) -> DealOutcome:
         """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added.
 

@@ -384,7 +384,7 @@ def deal_record(
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
-    known: tuple[int, list[Deal]] | None = None,
+    known: tuple[int, list[Deal], rules.Series] | None = None,
 ) -> Recorded:
     """Record the next deal of a series, or say why not (``Recorded.entry``, decided by
     ``entry_decision`` under the series' lock): a retried form gets its deal back, a form for a
@@ -398,8 +398,11 @@ def deal_record(
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            rows = list(known[1]) if known and known[0] == series.version else _rows(series)
-            running = engine_series(series, rows)
+            if known and known[0] == series.version:
+                rows, running = list(known[1]), known[2].copy()
+            else:
+                rows = _rows(series)
+                running = engine_series(series, rows)
             entry, recorded_pk = entry_decision(
                 series.pk,
                 next_number=len(rows) + 1,

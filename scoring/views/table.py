@@ -48,6 +48,7 @@ from scoring.table.forms import (
     engine_message,
     series_initial,
 )
+from scoring.table.replays import engine_series
 from scoring.table.scoreboard import (
     Scoreboard,
     build,
@@ -454,7 +455,8 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # The deals first, then the key: a first tap that commits in between is then either seen by
     # the key check or (not yet in the deals) found again by the service under its lock.
     rows = selectors.played_deals(series)
-    board = build(series, rows)
+    running = engine_series(series, rows)
+    board = build(series, rows, state=running.state)
     entry, _recorded_pk = services.entry_decision(
         series.pk,
         next_number=board.next_number,
@@ -479,7 +481,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             entry_key=data.get("entry_key"),
             user=request.user,
             via=_via(request, access),
-            known=(series.version, rows),
+            known=(series.version, rows, running),
         )
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
