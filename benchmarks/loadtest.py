@@ -382,7 +382,7 @@ class Cycler(threading.Thread):
 
 def group_cpu(leader: int) -> float:
     """Seconds of CPU the processes of ``leader``'s process group have used (gunicorn's master
-    and workers), from Linux's /proc; 0 elsewhere."""
+    and workers, also the workers recycled meanwhile), from Linux's /proc; 0 elsewhere."""
     total = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -393,6 +393,8 @@ def group_cpu(leader: int) -> float:
             continue  # gone meanwhile
         if int(fields[2]) == leader:  # its process group
             total += int(fields[11]) + int(fields[12])  # user and system ticks
+            if int(entry.name) == leader:  # and the workers it has reaped (max_requests)
+                total += int(fields[13]) + int(fields[14])
     return total / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.0
 
 

@@ -214,6 +214,7 @@ def _board_page(
     *,
     undone: bool = False,
     board: Scoreboard | None = None,
+    written: bool = False,
 ) -> HttpResponse:
     """The scoreboard as it is now, from the page cache while its series is unchanged.
 
@@ -222,14 +223,15 @@ def _board_page(
     ``access`` may hold the series row alone (``selectors.series_head_for_request``): the
     seats are read only when something must be rendered (``board``: already built). A finished
     series is never cached (its end screen follows a rematch, which also writes to the
-    session)."""
+    session). ``written``: the version this request has just written, which no cache can hold
+    yet (not asked for: on every deal, a miss in this process's memory and in Redis)."""
     series = access.series
     if series.finished or not pagecache.cacheable(request):
         if board is None:
             selectors.load_seats(series)
         return _render_board(request, access, board=board, undone=undone)
     key = pagecache.board_key(request, access, undone=undone)
-    alone = pagecache.entry(key)
+    alone = None if written else pagecache.entry(key)
     if alone is None:
         if board is None:
             board = _board(selectors.load_seats(series))
@@ -490,7 +492,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         # The fresh board from what the write read and wrote under its lock: no second read.
         fresh = _as_written(access, recorded.series)
         board = build(fresh.series, recorded.rows, state=recorded.state)
-        return _board_page(request, fresh, board=board)
+        return _board_page(request, fresh, board=board, written=True)
     return _entry_answer(request, access, recorded.entry, number)
 
 
