@@ -315,6 +315,13 @@ def test_the_catalog_holds_every_string_the_code_marks_for_translation(entries):
     assert missing == [], UPDATE
 
 
+def test_the_catalog_keeps_no_entry_the_code_no_longer_marks(entries):
+    """What makemessages --no-obsolete would drop: a translation nobody reads any more (it
+    hides that its string was reworded, and misleads whoever reviews the catalog)."""
+    stale = sorted({entry.key for entry in entries} - code_strings(), key=str)
+    assert stale == [], UPDATE
+
+
 def test_every_catalog_has_the_entries_of_every_other(entries):
     """One list of strings for all: a catalog missing an entry another has is out of date."""
     known = {entry.key for entry in entries}
