@@ -170,7 +170,12 @@ def build(event: Event) -> Board:
             chains[label] = max(chains.get(label, 0), chain)
     ordered = sorted(
         lines.values(),
-        key=lambda ln: (-ln.won, ln.goats, -_tie_value(ln, event.tie_break), name_sort_key(ln.name)),
+        key=lambda ln: (
+            -ln.won,
+            ln.goats,
+            -_tie_value(ln, event.tie_break),
+            name_sort_key(ln.name),
+        ),
     )
     previous = None
     for index, line in enumerate(ordered, start=1):

@@ -76,7 +76,9 @@ def _rename(league, names):
     from scoring.models import Player
     from scoring.names import name_key
 
-    for player, name in zip(Player.objects.filter(league=league).order_by("pk"), names, strict=True):
+    for player, name in zip(
+        Player.objects.filter(league=league).order_by("pk"), names, strict=True
+    ):
         player.name, player.name_key = name, name_key(name)
         player.save()
 

@@ -512,9 +512,9 @@ def test_the_password_reset_mail_speaks_the_language_it_was_asked_in(owner, read
     assert response.status_code == 302
     [message] = mail.outbox
     assert message.subject == said(reader, "Your new Kozel password")
-    assert said(reader, "If you did not ask, ignore this e-mail: your password stays as it is.") in (
-        message.body
-    )
+    assert said(
+        reader, "If you did not ask, ignore this e-mail: your password stays as it is."
+    ) in (message.body)
     hello = said(
         reader,
         "Hello %(name)s,\n\nsomeone (we hope you) asked to choose a new password for the Kozel "
