@@ -39,6 +39,37 @@ OVERFLOWING = """() => {
 }"""
 
 
+#: Every character of the page's text (outside ASCII) that the fonts cannot draw: drawn on a
+#: canvas in its element's font, it comes out as the very picture of a code point that no font
+#: has (U+10FFFD, private use): the "tofu" box, not the glyph. Zero-width and space characters
+#: are not drawn, so not compared.
+UNDRAWN = r"""() => {
+  const canvas = document.createElement("canvas");
+  canvas.width = 96; canvas.height = 64;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const draw = (font, text) => {
+    ctx.clearRect(0, 0, 96, 64);
+    ctx.font = font; ctx.textBaseline = "top"; ctx.fillText(text, 8, 8);
+    return ctx.getImageData(0, 0, 96, 64).data.join(",");
+  };
+  const nothing = {}, undrawn = new Set(), seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!element || element.closest("script, style, [hidden]")) continue;
+    const font = getComputedStyle(element).font;
+    for (const char of node.data) {
+      if (char.codePointAt(0) < 0x80 || !/[\p{L}\p{M}\p{N}\p{S}\p{P}]/u.test(char)) continue;
+      if (seen.has(font + char)) continue;
+      seen.add(font + char);
+      nothing[font] ??= draw(font, "\u{10FFFD}");
+      if (draw(font, char) === nothing[font]) undrawn.add(char);
+    }
+  }
+  return [...undrawn];
+}"""
+
+
 @pytest.fixture
 def width() -> int:
     """This test runs at phone size only: the narrowest screen is where text overflows."""
@@ -49,9 +80,11 @@ def check(tab: Tab, language: str, step: str) -> None:
     page = tab.page
     expect(page.locator("html")).to_have_attribute("lang", language)
     overflowing = page.evaluate(OVERFLOWING)
+    undrawn = page.evaluate(UNDRAWN)
     violations = axe_violations(page)
     screenshot(page, f"language-{language}-{step}", tab.width)
     assert overflowing == [], f"{language}, {step}: text overflows its box"
+    assert undrawn == [], f"{language}, {step}: no font draws these, boxes instead of glyphs"
     assert violations == [], f"{language}, {step}: axe"
 
 
@@ -128,3 +161,16 @@ def test_arrow_keys_walk_the_picker_without_leaving_the_page_and_enter_picks(tab
     with tab.page.expect_navigation():
         tab.page.keyboard.press("Enter")
     expect(tab.page.locator("html")).to_have_attribute("lang", "ru")
+
+
+def test_the_glyph_check_finds_a_character_no_font_draws(tab):
+    """The check above can fail: U+1E030 (Cyrillic Extended-D) is in no font on this machine."""
+    tab.goto("/")
+    drawn = tab.page.evaluate(UNDRAWN)
+    tab.page.evaluate(
+        "() => { const p = document.createElement('p'); p.textContent = "
+        "'\\u{1E030} \\u0c24\\u0c46\\u0c32\\u0c41\\u0c17\\u0c41 \\u65e5\\u672c'; "
+        "document.querySelector('main').append(p); }"
+    )
+    assert drawn == []
+    assert tab.page.evaluate(UNDRAWN) == ["\U0001e030"]
