@@ -213,3 +213,26 @@ def test_a_phone_in_each_language_gets_it_on_its_first_visit(accept, language):
     with translation.override(language):
         assert translation.gettext("New game") in page
     translation.deactivate()
+
+
+@pytest.mark.django_db
+def test_every_public_page_has_the_picker_and_speaks_the_visitors_language(league):
+    from scoring.events import services as event_services
+    from scoring.leagues import services
+    from tests.helpers import make_event
+
+    league = services.share_renew(league=league)
+    event = event_services.share_renew(event=make_event(league, 8))
+    for path in (
+        f"/public/{league.share_token}/",
+        f"/public/{league.share_token}/history/",
+        f"/public/events/{event.share_token}/",
+    ):
+        response = Client().get(path, HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9")
+        assert response.status_code == 200, path
+        page = html(response)
+        assert lang_of(page) == "ko", path
+        form = picker(page)
+        assert '<option value="ko" lang="ko" selected>한국어</option>' in form, path
+        assert '<option value="te" lang="te">తెలుగు</option>' in form, path
+        assert f'name="next" value="{path}"' in form, path
