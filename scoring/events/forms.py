@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Case, When
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoring.collation import sorted_by_name
 from scoring.events.services import MAX_ROUNDS
 from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Event, League, Player
 from scoring.rulesets import HouseRulesForm
@@ -32,7 +34,10 @@ class _PresentMixin(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["players"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
-        field.queryset = Player.objects.filter(league=league).order_by("name_key")
+        # In the reader's collation (ICU), which SQL cannot sort by: the order is given as a list.
+        players = sorted_by_name(Player.objects.filter(league=league), lambda p: p.name)
+        order = Case(*(When(pk=player.pk, then=at) for at, player in enumerate(players)))
+        field.queryset = Player.objects.filter(league=league).order_by(order, "pk")
 
     def clean_new_players(self) -> list[str]:
         names = [" ".join(line.split()) for line in self.cleaned_data["new_players"].splitlines()]

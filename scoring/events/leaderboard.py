@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
+from scoring.collation import name_sort_key, sorted_by_name
 from scoring.models import Deal, Event, EventTable, Player, Seat
 from scoring.table.replays import replay_rows
 
@@ -92,7 +93,8 @@ def _award(values: dict[str, int]) -> Award | None:
     best = max(values.values(), default=0)
     if best <= 0:
         return None
-    return Award(names=sorted(n for n, v in values.items() if v == best), value=best)
+    best_names = [n for n, v in values.items() if v == best]
+    return Award(names=sorted_by_name(best_names, str), value=best)
 
 
 def build(event: Event) -> Board:
@@ -154,7 +156,7 @@ def build(event: Event) -> Board:
     if missing:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
     for result in rounds.values():
-        result.out = sorted(names.get(p, "") for p in result.out_ids)
+        result.out = sorted_by_name([names.get(p, "") for p in result.out_ids], str)
     chains: dict[str, int] = {}
     if with_eggs:
         rows: dict[int, list[Deal]] = defaultdict(list)
@@ -168,7 +170,12 @@ def build(event: Event) -> Board:
             chains[label] = max(chains.get(label, 0), chain)
     ordered = sorted(
         lines.values(),
-        key=lambda ln: (-ln.won, ln.goats, -_tie_value(ln, event.tie_break), ln.name.casefold()),
+        key=lambda ln: (
+            -ln.won,
+            ln.goats,
+            -_tie_value(ln, event.tie_break),
+            name_sort_key(ln.name),
+        ),
     )
     previous = None
     for index, line in enumerate(ordered, start=1):

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 WIDTH = 360
 HEIGHT = 220
@@ -25,6 +26,16 @@ RIGHT = 14
 TOP = 14
 BOTTOM = 44  # room for the x axis' numbers and label
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
+#: How each language writes a month: (in a bar's words, under the axis). "M Y" / "M y" ("Dec
+#: 2026", "Dec 26") where it reads well; Japanese and Korean put the year first with its counter
+#: ("2026年12月", not "12月 2026"), and Vietnamese writes the month as a number ("12/2026", not
+#: "Tháng 12 2026"; under the axis "12/26" would read as a day).
+MONTH_FORMATS = {
+    "ja": ("Y年n月", "y年n月"),
+    "ko": ("Y년 n월", "y년 n월"),
+    "vi": ("n/Y", "n/Y"),
+}
+MONTH_FORMAT = ("M Y", "M y")
 
 
 @dataclass(frozen=True)
@@ -219,9 +230,10 @@ def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChar
     bars = []
     x_ticks = []
     every = max(1, -(-len(months) // 5))  # at most five month labels: they must not touch
+    in_words, on_axis = MONTH_FORMATS.get(get_language() or "", MONTH_FORMAT)
     for index, month in enumerate(months):
         x = left + slot * index + (slot - width) / 2
-        name = date_format(month.month, "M Y")
+        name = date_format(month.month, in_words)
         base: float = bottom
         other = month.played - month.won - month.goat
         for kind, count in (("goat", month.goat), ("won", month.won), ("other", other)):
@@ -232,7 +244,7 @@ def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChar
             text = labels[kind] % {"month": name, "count": count}
             bars.append(Bar(_round(x), _round(base), width, _round(size), kind, text))
         if index % every == 0:
-            x_ticks.append(Tick(_round(x + width / 2), date_format(month.month, "M y")))
+            x_ticks.append(Tick(_round(x + width / 2), date_format(month.month, on_axis)))
     y_ticks = [
         Tick(_round(bottom - height(value)), str(value)) for value in range(0, y_max + 1, y_step)
     ]

@@ -4,18 +4,19 @@ The machine-readable ``datetime`` attribute is the value's ISO 8601 form; the te
 the current time zone and language: "30 Nov 2026, 20:21" (``seconds=True``: "20:21:07"). The day
 is worded by Django's ``date_format`` once per day and language (it costs some 40 µs a call, and
 the lists show a date per row), in the language's own order and words (``DAY_FORMATS``: "1 грудня
-2026", "1. Dezember 2026", "2026年12月1日"); the time of day is plain digits (24 hours in every
-language the site speaks).
+2026", "1. Dezember 2026", "2026年12月1日"); the time of day is plain digits, 24 hours, except
+in Korean and Telugu, whose locales read a 12-hour clock (``CLOCK_FORMATS``: "오후 8:21",
+"8:21 PM").
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time
 from functools import lru_cache
 
 from django import template
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, time_format
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
@@ -35,6 +36,21 @@ DAY_FORMATS = {
     "ko": "Y년 n월 j일",
 }
 DAY_FORMAT = "j M Y"
+#: The time of day, (without, with seconds), where the language reads a 12-hour clock: Korean
+#: ("오후 8:21") and Telugu ("8:21 PM"), as their locales (CLDR, Django) write it. The others
+#: write 24 hours, plain digits ("20:21").
+CLOCK_FORMATS = {
+    "ko": ("A g:i", "A g:i:s"),
+    "te": ("g:i A", "g:i:s A"),
+}
+
+
+@lru_cache(maxsize=4096)
+def _clock(moment: time, seconds: bool, language: str | None) -> str:
+    formats = CLOCK_FORMATS.get(language or "")
+    if formats is None:
+        return f"{moment:%H:%M:%S}" if seconds else f"{moment:%H:%M}"
+    return time_format(moment, formats[1] if seconds else formats[0])
 
 
 @lru_cache(maxsize=1024)
@@ -47,10 +63,11 @@ def moment(value: datetime | None, seconds: bool = False) -> str:
     if value is None:
         return ""
     local = timezone.localtime(value)
-    clock = f"{local:%H:%M:%S}" if seconds else f"{local:%H:%M}"
+    language = get_language()
+    clock = _clock(local.time().replace(microsecond=0), seconds, language)
     return format_html(
         '<time datetime="{}">{}, {}</time>',
         value.isoformat(),
-        _day(local.date(), get_language()),
+        _day(local.date(), language),
         clock,
     )

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import league_for
+from scoring.collation import name_sort_key
 from scoring.events import leaderboard, seating, services
 from scoring.events.forms import EventForm, PresentForm
 from scoring.events.services import EventError
@@ -159,7 +160,8 @@ def event_detail(request: LoggedInRequest, pk: int, event_pk: int) -> HttpRespon
         "plan": _plan_rows(event, names, started),
         "figures": figures,
         "sit_outs": sorted(
-            ((names.get(p, "?"), n) for p, n in figures.sit_outs.items() if n), key=lambda x: x[0]
+            ((names.get(p, "?"), n) for p, n in figures.sit_outs.items() if n),
+            key=lambda x: name_sort_key(x[0]),
         ),
         "can_organise": role in ORGANISERS,
         "is_last": started >= event.rounds,

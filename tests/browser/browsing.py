@@ -15,6 +15,7 @@ PHONE, DESKTOP = 360, 1280
 VIEWPORTS = {PHONE: {"width": 360, "height": 740}, DESKTOP: {"width": 1280, "height": 800}}
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 SERIOUS = ("serious", "critical")
+EVERY_IMPACT = ("minor", "moderate", "serious", "critical")
 
 # axe-core's JavaScript ships inside the axe-playwright-python wheel (axe.min.js): no download.
 _axe = Axe()
@@ -97,10 +98,13 @@ class Tab:
         assert not self.problems, "the browser saw problems:\n" + "\n".join(self.problems)
 
 
-def axe_violations(page: Page, rules: list[str] | None = None) -> list[str]:
+def axe_violations(
+    page: Page, rules: list[str] | None = None, impacts: tuple[str, ...] = SERIOUS
+) -> list[str]:
     """axe-core's serious and critical violations on the page, one readable line per element.
 
     ``rules``: run only these axe rules (say ``["color-contrast"]`` after switching to dark mode).
+    ``impacts``: the violations that count (``EVERY_IMPACT``: minor and moderate ones too).
     """
     options: dict = {"resultTypes": ["violations"]}
     if rules:
@@ -108,7 +112,7 @@ def axe_violations(page: Page, rules: list[str] | None = None) -> list[str]:
     results = _axe.run(page, options=options)
     lines = []
     for violation in results.response["violations"]:
-        if violation["impact"] not in SERIOUS:
+        if violation["impact"] not in impacts:
             continue
         for node in violation["nodes"]:
             lines.append(

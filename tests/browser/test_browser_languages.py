@@ -1,6 +1,7 @@
 """The whole table flow in every language the site speaks, on a phone (360×740): the browser's
 language chosen on the first visit, a quick game started, deals recorded to the goat; on every
-page axe finds nothing serious and no text sticks out of its box (CJK and Telugu included).
+page axe finds nothing (of any impact), no text sticks out of its box and no character is drawn
+as a box (CJK and Telugu included).
 Screenshots of each step go to screenshots/ (git-ignored) for people to look at the glyphs."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from scoring.models import Series
-from tests.browser.browsing import PHONE, Tab, axe_violations, screenshot
+from tests.browser.browsing import EVERY_IMPACT, PHONE, Tab, axe_violations, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +40,37 @@ OVERFLOWING = """() => {
 }"""
 
 
+#: Every character of the page's text (outside ASCII) that the fonts cannot draw: drawn on a
+#: canvas in its element's font, it comes out as the very picture of a code point that no font
+#: has (U+10FFFD, private use): the "tofu" box, not the glyph. Zero-width and space characters
+#: are not drawn, so not compared.
+UNDRAWN = r"""() => {
+  const canvas = document.createElement("canvas");
+  canvas.width = 96; canvas.height = 64;
+  const ctx = canvas.getContext("2d", { willReadFrequently: true });
+  const draw = (font, text) => {
+    ctx.clearRect(0, 0, 96, 64);
+    ctx.font = font; ctx.textBaseline = "top"; ctx.fillText(text, 8, 8);
+    return ctx.getImageData(0, 0, 96, 64).data.join(",");
+  };
+  const nothing = {}, undrawn = new Set(), seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!element || element.closest("script, style, [hidden]")) continue;
+    const font = getComputedStyle(element).font;
+    for (const char of node.data) {
+      if (char.codePointAt(0) < 0x80 || !/[\p{L}\p{M}\p{N}\p{S}\p{P}]/u.test(char)) continue;
+      if (seen.has(font + char)) continue;
+      seen.add(font + char);
+      nothing[font] ??= draw(font, "\u{10FFFD}");
+      if (draw(font, char) === nothing[font]) undrawn.add(char);
+    }
+  }
+  return [...undrawn];
+}"""
+
+
 @pytest.fixture
 def width() -> int:
     """This test runs at phone size only: the narrowest screen is where text overflows."""
@@ -49,9 +81,11 @@ def check(tab: Tab, language: str, step: str) -> None:
     page = tab.page
     expect(page.locator("html")).to_have_attribute("lang", language)
     overflowing = page.evaluate(OVERFLOWING)
-    violations = axe_violations(page)
+    undrawn = page.evaluate(UNDRAWN)
+    violations = axe_violations(page, impacts=EVERY_IMPACT)  # axe clean: not even a minor one
     screenshot(page, f"language-{language}-{step}", tab.width)
     assert overflowing == [], f"{language}, {step}: text overflows its box"
+    assert undrawn == [], f"{language}, {step}: no font draws these, boxes instead of glyphs"
     assert violations == [], f"{language}, {step}: axe"
 
 
@@ -88,6 +122,14 @@ def test_the_table_flow_reads_well_in_every_language_on_a_phone(open_tab, langua
     expect(quick_button).to_have_text(quick)
     check(tab, language, "home")
 
+    # The new game form with the custom house rules open: the longest labels of the site.
+    tab.goto("/new/")
+    page.locator("details.custom-rules > summary").click()
+    expect(page.locator("details.custom-rules")).to_have_attribute("open", "")
+    page.locator("details").evaluate_all("(all) => all.forEach((d) => { d.open = true; })")
+    check(tab, language, "new-game")
+    tab.goto("/")
+
     quick_button.click()
     expect(page.locator("form.deal-form button[type=submit]").last).to_have_text(record_deal)
     check(tab, language, "new-series")
@@ -104,6 +146,10 @@ def test_the_table_flow_reads_well_in_every_language_on_a_phone(open_tab, langua
 
     tab.goto(f"/series/{series.pk}/sheet/")
     check(tab, language, "sheet")
+
+    tab.goto("/history/")
+    expect(page.locator(f'a.hist-row[href="/series/{series.pk}/sheet/"]')).to_be_visible()
+    check(tab, language, "history")
 
 
 def test_the_picker_turns_the_page_into_the_language_picked_without_a_button(tab):
@@ -128,3 +174,16 @@ def test_arrow_keys_walk_the_picker_without_leaving_the_page_and_enter_picks(tab
     with tab.page.expect_navigation():
         tab.page.keyboard.press("Enter")
     expect(tab.page.locator("html")).to_have_attribute("lang", "ru")
+
+
+def test_the_glyph_check_finds_a_character_no_font_draws(tab):
+    """The check above can fail: U+1E030 (Cyrillic Extended-D) is in no font on this machine."""
+    tab.goto("/")
+    drawn = tab.page.evaluate(UNDRAWN)
+    tab.page.evaluate(
+        "() => { const p = document.createElement('p'); p.textContent = "
+        "'\\u{1E030} \\u0c24\\u0c46\\u0c32\\u0c41\\u0c17\\u0c41 \\u65e5\\u672c'; "
+        "document.querySelector('main').append(p); }"
+    )
+    assert drawn == []
+    assert tab.page.evaluate(UNDRAWN) == ["\U0001e030"]

@@ -67,3 +67,34 @@ def test_sitting_out_players_are_named_round_by_round(league):
     board = leaderboard.build(event)
     assert len(board.rounds[0].out) == 1
     assert board.rounds[0].out[0].startswith("Player ")
+
+
+GERMAN_ORDER = ["Anna", "Ärne", "Bernd", "Emil", "Olga", "Österreich", "Ülla", "Zora"]
+
+
+def _rename(league, names):
+    from scoring.models import Player
+    from scoring.names import name_key
+
+    for player, name in zip(
+        Player.objects.filter(league=league).order_by("pk"), names, strict=True
+    ):
+        player.name, player.name_key = name, name_key(name)
+        player.save()
+
+
+def test_equal_players_awards_and_the_players_to_seat_come_in_the_readers_collation(league):
+    # By code point (or casefold) "Ärne", "Österreich" and "Ülla" would come after "Zora".
+    from django.utils import translation
+
+    from scoring.events.forms import EventForm
+
+    event = make_event(league, 8)
+    _rename(league, ["Zora", "Ärne", "Bernd", "Österreich", "Anna", "Olga", "Ülla", "Emil"])
+    with translation.override("de"):
+        board = leaderboard.build(event)
+        award = leaderboard._award({"Zora": 2, "Ülla": 2, "Ärne": 2, "Bernd": 1})
+        offered = [player.name for player in EventForm(league=league).fields["players"].queryset]
+    assert [line.name for line in board.lines] == GERMAN_ORDER  # nobody has played: all equal
+    assert award is not None and award.names == ["Ärne", "Ülla", "Zora"]
+    assert offered == GERMAN_ORDER

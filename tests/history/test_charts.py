@@ -96,3 +96,24 @@ def test_the_bars_markup_escapes_their_words_and_keeps_their_geometry():
         f'<rect class="bar goat" x="{first.x}" y="{first.y}" width="{first.width}" '
         f'height="{first.height}">'
     ) in html
+
+
+@pytest.mark.parametrize(
+    ("language", "in_words", "on_axis"),
+    [
+        ("en", "Dec 2025", "Dec 25"),
+        ("de", "Dez 2025", "Dez 25"),
+        ("uk", "Гру 2025", "Гру 25"),
+        ("ja", "2025年12月", "25年12月"),
+        ("ko", "2025년 12월", "25년 12월"),
+        ("vi", "12/2025", "12/2025"),
+    ],
+)
+def test_a_month_is_written_the_way_the_readers_language_writes_it(language, in_words, on_axis):
+    # "12月 2025" (month before year) is how no Japanese writes a month.
+    from django.utils import translation
+
+    with translation.override(language):
+        chart = bars([MonthResults(date(2025, 12, 1), 3, 1, 1)], labels=LABELS)
+    assert chart.bars[0].label.startswith(f"{in_words}: ")
+    assert [tick.label for tick in chart.frame.x_ticks] == [on_axis]

@@ -75,3 +75,23 @@ def test_a_leagues_players_come_in_the_readers_order(league):
     with translation.override("de"):
         names = [player.name for player in league_players(league)]
     assert names == ["Ärger", "Bernd", "Österreich", "Zoe"]
+
+
+def test_japanese_sorts_hiragana_katakana_and_half_width_kana_by_their_sound():
+    # By code point every hiragana name comes before every katakana one: いとう, うえだ, アオキ.
+    names = ["うえだ", "ｶﾄｳ", "いとう", "アオキ"]
+    with translation.override("ja"):
+        assert sorted(names, key=name_sort_key) == ["アオキ", "いとう", "うえだ", "ｶﾄｳ"]
+    assert sorted(names) != ["アオキ", "いとう", "うえだ", "ｶﾄｳ"]
+
+
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [("ko", ["강지훈", "김민수", "이서연"]), ("te", ["అనిల్", "ఆనంద్", "గీత", "రవి"])],
+)
+def test_korean_and_telugu_put_their_own_script_first(language, first):
+    names = ["Zoe", "이서연", "రవి", "강지훈", "అనిల్", "김민수", "గీత", "ఆనంద్", "アオキ"]
+    with translation.override(language):
+        ordered_names = sorted(names, key=name_sort_key)
+    assert ordered_names[: len(first)] == first
+    assert sorted(names)[0] == "Zoe"  # by code point Latin comes first

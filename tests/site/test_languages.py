@@ -188,3 +188,51 @@ def test_the_score_sheet_speaks_each_language_and_its_chart_stays_plain_numbers(
     coordinates = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"', svg)
     assert coordinates
     assert not [value for value in coordinates if re.search(r"\d,\d", value) and " " not in value]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("accept", "language"),
+    [
+        ("ru-RU,ru;q=0.9,en;q=0.8", "ru"),
+        ("de-AT", "de"),
+        ("uk-UA,uk;q=0.9,ru;q=0.8", "uk"),
+        ("vi-VN,vi;q=0.9", "vi"),
+        ("ja-JP,ja;q=0.9,en-US;q=0.8", "ja"),
+        ("ko-KR,ko;q=0.9", "ko"),
+        ("te-IN,te;q=0.9,en-IN;q=0.8", "te"),
+        ("fr-FR,fr;q=0.9,uk;q=0.8,en;q=0.5", "uk"),  # the first language the site speaks
+        ("fr-FR,fr;q=0.9", "en"),
+    ],
+)
+def test_a_phone_in_each_language_gets_it_on_its_first_visit(accept, language):
+    from django.utils import translation
+
+    page = html(Client().get("/", HTTP_ACCEPT_LANGUAGE=accept))
+    assert lang_of(page) == language
+    with translation.override(language):
+        assert translation.gettext("New game") in page
+    translation.deactivate()
+
+
+@pytest.mark.django_db
+def test_every_public_page_has_the_picker_and_speaks_the_visitors_language(league):
+    from scoring.events import services as event_services
+    from scoring.leagues import services
+    from tests.helpers import make_event
+
+    league = services.share_renew(league=league)
+    event = event_services.share_renew(event=make_event(league, 8))
+    for path in (
+        f"/public/{league.share_token}/",
+        f"/public/{league.share_token}/history/",
+        f"/public/events/{event.share_token}/",
+    ):
+        response = Client().get(path, HTTP_ACCEPT_LANGUAGE="ko-KR,ko;q=0.9")
+        assert response.status_code == 200, path
+        page = html(response)
+        assert lang_of(page) == "ko", path
+        form = picker(page)
+        assert '<option value="ko" lang="ko" selected>한국어</option>' in form, path
+        assert '<option value="te" lang="te">తెలుగు</option>' in form, path
+        assert f'name="next" value="{path}"' in form, path

@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
-from scoring.templatetags.moments import DAY_FORMATS
+from scoring.templatetags.moments import CLOCK_FORMATS, DAY_FORMATS
 
 WHEN = datetime(2025, 6, 30, 22, 30, 7, tzinfo=UTC)  # already 1 July in Moscow
 
@@ -30,7 +30,8 @@ def test_it_says_what_djangos_date_filter_says_in_each_language():
         with timezone.override("Europe/Moscow"), translation.override(language):
             html = rendered("{% moment when seconds=True %}", when=WHEN)
             wording = DAY_FORMATS.get(language, "j M Y")
-            expected = date_format(timezone.localtime(WHEN), f"{wording}, H:i:s")
+            clock = CLOCK_FORMATS.get(language, ("H:i", "H:i:s"))[1]
+            expected = date_format(timezone.localtime(WHEN), f"{wording}, {clock}")
         assert f">{expected}</time>" in html
 
 
@@ -39,7 +40,8 @@ def test_each_language_writes_the_day_its_own_way():
     for language, _name in settings.LANGUAGES:
         with timezone.override("Europe/Moscow"), translation.override(language):
             days[language] = re.search(
-                r">(.*), 01:30</time>", rendered("{% moment when %}", when=WHEN)
+                r">(.*), (?:01:30|오전 1:30|1:30 AM)</time>",
+                rendered("{% moment when %}", when=WHEN),
             )[1]
     assert days["en"] == "1 Jul 2025"
     assert days["ru"] == "1 июля 2025"
@@ -53,3 +55,18 @@ def test_each_language_writes_the_day_its_own_way():
 
 def test_nothing_is_shown_for_no_moment():
     assert rendered("{% moment when %}", when=None) == ""
+
+
+def test_korean_and_telugu_read_a_twelve_hour_clock_the_others_twenty_four_hours():
+    evening = datetime(2025, 6, 30, 17, 5, 9, tzinfo=UTC)  # 20:05 in Moscow
+    clocks = {}
+    for language, _name in settings.LANGUAGES:
+        with timezone.override("Europe/Moscow"), translation.override(language):
+            clocks[language] = re.search(
+                r", ([^,]*)</time>", rendered("{% moment when %}", when=evening)
+            )[1]
+            with_seconds = rendered("{% moment when seconds=True %}", when=evening)
+        assert "5:09" in with_seconds or "05:09" in with_seconds
+    assert clocks["ko"] == "오후 8:05"
+    assert clocks["te"] == "8:05 PM"
+    assert {clocks[code] for code in ("en", "ru", "de", "uk", "vi", "ja")} == {"20:05"}

@@ -315,6 +315,13 @@ def test_the_catalog_holds_every_string_the_code_marks_for_translation(entries):
     assert missing == [], UPDATE
 
 
+def test_the_catalog_keeps_no_entry_the_code_no_longer_marks(entries):
+    """What makemessages --no-obsolete would drop: a translation nobody reads any more (it
+    hides that its string was reworded, and misleads whoever reviews the catalog)."""
+    stale = sorted({entry.key for entry in entries} - code_strings(), key=str)
+    assert stale == [], UPDATE
+
+
 def test_every_catalog_has_the_entries_of_every_other(entries):
     """One list of strings for all: a catalog missing an entry another has is out of date."""
     known = {entry.key for entry in entries}
@@ -470,3 +477,86 @@ def test_chart_coordinates_stay_plain_numbers_in_russian(quick_series):
     coordinates = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"', svg)
     assert coordinates
     assert not [value for value in coordinates if re.search(r"\d,\d", value) and " " not in value]
+
+
+# Every language: the words that are not on the table's own pages
+
+
+def picked(language: str, client: Client | None = None) -> Client:
+    client = client or Client()
+    assert client.post("/i18n/setlang/", {"language": language, "next": "/"}).status_code == 302
+    return client
+
+
+def said(language: str, msgid: str, **values) -> str:
+    """``msgid`` as the catalog of ``language`` says it (never the English: that would make the
+    assertions below pass on an untranslated page)."""
+    with translation.override(language):
+        text = translation.gettext(msgid)
+    assert text != msgid, f"{language}: {msgid!r} is not translated"
+    return text % values if values else text
+
+
+@pytest.fixture(params=TRANSLATED)
+def reader(request) -> str:
+    return request.param
+
+
+def test_the_password_reset_mail_speaks_the_language_it_was_asked_in(owner, reader):
+    from django.core import mail
+
+    owner.email = "olga@example.com"
+    owner.save()
+    client = picked(reader)
+    response = client.post("/accounts/password/reset/", {"email": "olga@example.com"})
+    assert response.status_code == 302
+    [message] = mail.outbox
+    assert message.subject == said(reader, "Your new Kozel password")
+    assert said(
+        reader, "If you did not ask, ignore this e-mail: your password stays as it is."
+    ) in (message.body)
+    hello = said(
+        reader,
+        "Hello %(name)s,\n\nsomeone (we hope you) asked to choose a new password for the Kozel "
+        "scorekeeper. Open this link to do it:",
+        name="olga",
+    )
+    assert message.body.startswith(hello)
+
+
+def test_the_public_standings_title_and_link_preview_speak_the_readers_language(league, reader):
+    from scoring.leagues import services
+    from tests.helpers import play_out, start_series
+
+    play_out(start_series(league=league, names=("Lena", "Misha", "Nina", "Pavel")), loser=0)
+    league = services.share_renew(league=league)
+    text = page(picked(reader).get(f"/public/{league.share_token}/"))
+    title = said(reader, "%(league)s: standings", league="Kitchen table")
+    assert f"<title>{title}</title>" in text
+    og_title = said(reader, "%(league)s: Kozel standings", league="Kitchen table")
+    assert f'<meta property="og:title" content="{og_title}">' in text
+    with translation.override(reader):
+        played = translation.ngettext("%(n)s series played.", "%(n)s series played.", 1) % {"n": 1}
+    assert played != "1 series played."
+    assert f'<meta property="og:description" content="{played} ' in text
+
+
+def test_a_refused_deal_gives_the_engines_reason_in_the_readers_language(quick_series, reader):
+    client = picked(reader, client_with_link(quick_series))
+    response = play(client, quick_series, points_0="1")
+    assert response.status_code == 422
+    text = page(response)
+    assert said(reader, "%(value)s is impossible: no set of cards is worth that.", value=1) in text
+    assert "impossible" not in text
+
+
+def test_the_charts_text_alternative_and_labels_speak_the_readers_language(quick_series, reader):
+    record(quick_series, (30, 90))
+    client = picked(reader, client_with_link(quick_series))
+    sheet = page(client.get(f"/series/{quick_series.pk}/sheet/"))
+    title = said(reader, "Defeat points after each deal")
+    assert f'<title id="defeat-chart-title">{title}</title>' in sheet
+    desc = re.search(r'<desc id="defeat-chart-desc">([^<]*)</desc>', sheet)
+    assert desc and said(reader, "Out at %(target)s.", target=12) in desc.group(1)
+    assert f">{said(reader, 'Defeat points')}</text>" in sheet  # the axis
+    assert "Defeat points" not in sheet
