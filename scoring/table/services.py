@@ -221,7 +221,7 @@ def _event(
     via="",
     entry_key: uuid.UUID | None = None,
 ):
-    DealEvent.objects.create(
+    event = DealEvent(
         series=series,
         number=number,
         action=action,
@@ -231,6 +231,7 @@ def _event(
         via=via,
         entry_key=entry_key,
     )
+    plainsql.insert(event)  # event.save(), without the ORM's insert compiler
 
 
 def players_resolve(
@@ -418,13 +419,14 @@ def deal_record(
             deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
             in_play = running.in_play
             running.add(deal)  # InvalidDeal if the sides do not match
-            row = Deal.objects.create(
+            row = Deal(
                 series=series,
                 number=number,
                 entry_key=entry_key,
                 recorded_by=user if user is not None and user.is_authenticated else None,
                 **row_values(deal, in_play),
             )
+            plainsql.insert(row)  # row.save(), without the ORM's insert compiler
             _event(
                 series,
                 number,

@@ -129,3 +129,24 @@ def test_played_deals_are_the_orms_deals_and_the_board_reads_nothing_else():
         render_to_string("scoring/series.html#scoreboard", {"board": board, "series": loaded})
         assert [deal.summary for deal in board.deals]  # every row's words, from these fields
     assert len(queries) == 0, [query["sql"] for query in queries]
+
+
+def test_a_plain_insert_stores_what_save_would_and_refuses_what_it_would():
+    from django.db import IntegrityError
+    from django.utils import timezone
+
+    series = start_series()
+    key = uuid.uuid4()
+    before = timezone.now()
+    row = Deal(series=series, number=1, points_0=70, points_1=50, entry_key=key)
+    assert plainsql.insert(row) is row
+    assert row.pk is not None and row._state.adding is False
+    stored = Deal.objects.get(pk=row.pk)
+    assert _fields(stored) == _fields(row)
+    assert stored.entry_key == key and stored.created_at >= before
+    event = DealEvent(series=series, number=1, action="recorded", after={"points": [70, 50]})
+    plainsql.insert(event)
+    assert DealEvent.objects.get(pk=event.pk).after == {"points": [70, 50]}
+    with pytest.raises(IntegrityError), transaction.atomic():  # deal 1 is taken
+        plainsql.insert(Deal(series=series, number=1, points_0=60, points_1=60))
+    assert Deal.objects.filter(series=series).count() == 1
