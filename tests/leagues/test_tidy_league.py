@@ -6,8 +6,16 @@ import pytest
 
 from scoring.leagues import services
 from scoring.leagues.services import LeagueError
-from scoring.models import Deal, League, Player, Seat, Series
-from tests.helpers import finished, html, league_snapshot, logged_in, record, start_series
+from scoring.models import Deal, Event, League, Player, Seat, Series
+from tests.helpers import (
+    finished,
+    html,
+    league_snapshot,
+    logged_in,
+    make_event,
+    record,
+    start_series,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +99,20 @@ def test_a_league_archived_after_the_pages_looked_takes_no_more_changes(league, 
             attempt()
     assert league_snapshot(league) == snapshot
     assert series.deals.count() == 1
+
+
+@pytest.mark.parametrize("fate", ["delete", "keep"])
+def test_a_league_with_a_club_night_is_deleted_either_way(league, owner, fate):
+    """A club night's tables hold on to their series (was a 500 with "delete")."""
+    make_event(league, 8, rounds=2)
+    tables = list(Series.objects.filter(league=league).values_list("pk", flat=True))
+    assert len(tables) == 2
+    response = logged_in(owner).post(
+        f"/leagues/{league.pk}/delete/", {"name": "Kitchen table", "series": fate}
+    )
+    assert response.status_code == 302
+    assert not League.objects.filter(pk=league.pk).exists()
+    assert not Event.objects.exists()
+    kept = Series.objects.filter(pk__in=tables)
+    assert kept.count() == (2 if fate == "keep" else 0)
+    assert all(series.league_id is None for series in kept)
