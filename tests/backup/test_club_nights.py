@@ -34,7 +34,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def evening(league, owner, viewer):
     """A club night of two rounds (the first finished with a table adjudicated, the second in
-    play), a player renamed, one merged into a player never at the club night, the league archived."""
+    play), a player renamed, one merged into a player never at the club night, the league
+    archived."""
     event = make_event(league, 8, rounds=3, length="minutes", length_value=30)
     first, second = EventTable.objects.filter(round__event=event).order_by("number")
     record(first.series, [30, 90])
