@@ -127,6 +127,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
     "scoring.middleware.RequestContextMiddleware",
+    # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
+    # name a server's own address).
+    "scoring.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
