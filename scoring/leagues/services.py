@@ -190,8 +190,9 @@ def league_leave(*, league: League, user: User) -> None:
 
 @transaction.atomic
 def ownership_transfer(*, league: League, user: User, membership_id: int) -> None:
-    """``user`` (an owner) makes another member the owner and becomes a scorer."""
-    league = _locked_league(league)
+    """``user`` (an owner) makes another member the owner and becomes a scorer; in an archived
+    league too (an owner hands it over before deleting their account, say)."""
+    league = _locked_league(league, archived_ok=True)
     current = Membership.objects.filter(league=league, user=user, role=Role.OWNER).first()
     if current is None:
         raise LeagueError(_("Only an owner can hand the league over."))
