@@ -222,20 +222,26 @@ def _player_ids(event: Event, rounds: Sequence[EventRound]) -> set[int]:
     return ids
 
 
-def _nights_of(league_id: int, player_id: int) -> list[tuple[Event, list[EventRound]]]:
+def _nights_of(
+    league_id: int, player_id: int, *, lock: bool
+) -> list[tuple[Event, list[EventRound]]]:
+    events = Event.objects.filter(league_id=league_id).order_by("pk")
     found = []
-    for event in Event.objects.select_for_update().filter(league_id=league_id).order_by("pk"):
+    for event in events.select_for_update() if lock else events:
         rounds = list(event.played_rounds.all())
         if player_id in _player_ids(event, rounds):
             found.append((event, rounds))
     return found
 
 
-def nights_together(*, league_id: int, first_id: int, second_id: int) -> list[str]:
-    """The names of the league's club nights that name both players (two people, then)."""
+def nights_together(*, league_id: int | None, first_id: int, second_id: int) -> list[str]:
+    """The names of the league's club nights that name both players (two people, then); a read
+    (a merge's preview), locking nothing."""
+    if league_id is None:
+        return []  # quick-game players have no club nights
     return [
         event.name
-        for event, rounds in _nights_of(league_id, first_id)
+        for event, rounds in _nights_of(league_id, first_id, lock=False)
         if second_id in _player_ids(event, rounds)
     ]
 
@@ -252,7 +258,7 @@ def player_replace(
         return [new_id if pk == old_id else pk for pk in ids]
 
     changed = []
-    for event, rounds in _nights_of(league_id, old_id):
+    for event, rounds in _nights_of(league_id, old_id, lock=True):
         if only is not None and event.pk not in only:
             continue
         event.present = swap(event.present)
