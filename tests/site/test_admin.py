@@ -17,7 +17,7 @@ from django.urls import reverse
 from scoring import languages
 from scoring.leagues import services as league_services
 from scoring.models import Deal, Membership, Player, Role
-from tests.helpers import db_snapshot, finished, html, logged_in, make_event
+from tests.helpers import PASSWORD, db_snapshot, finished, html, logged_in, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +126,8 @@ def test_an_operator_transfers_a_league(world, operator, scorer):
 
 def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator, viewer):
     client = logged_in(operator)
+    theirs = logged_in(viewer)
+    assert theirs.get("/accounts/").status_code == 200
     response = client.post(
         reverse("admin:auth_user_changelist"),
         {"action": "deactivate", "_selected_action": [viewer.pk]},
@@ -133,6 +135,7 @@ def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator
     assert response.status_code == 302
     viewer.refresh_from_db()
     assert not viewer.is_active
+    assert theirs.get("/accounts/").status_code == 302  # logged out where they were logged in
     attempt = AccessAttempt.objects.get(username="vika")
     client.post(
         reverse("admin:axes_accessattempt_changelist"),
@@ -141,6 +144,9 @@ def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator
     assert not AccessAttempt.objects.filter(username="vika").exists()
     # Accounts are not deleted here (privacy.account_delete keeps leagues owned).
     assert client.post(reverse("admin:auth_user_delete", args=[viewer.pk])).status_code == 403
+    # A deactivated account no longer logs in (the lockout cleared, its password right).
+    login = logged_in(None).post("/accounts/login/", {"username": "vika", "password": PASSWORD})
+    assert login.status_code != 302 and "_auth_user_id" not in login.client.session
 
 
 def test_admin_pages_keep_the_strict_content_security_policy(world, operator):
