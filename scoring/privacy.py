@@ -4,7 +4,8 @@ access and erasure).
 ``personal_data`` is everything stored about the person, as one JSON-ready document: the
 account and its settings (the language), memberships, the players linked to it, the leagues it
 owns, the series and club nights it started, the series it scored in, its changes (deal events
-and league events) and the login records django-axes keeps for its username.
+and league events) and the login records django-axes keeps for its username (logins, failed
+logins, and the failures counting towards a lockout).
 
 ``account_delete`` ends every membership and deletes the account; it is refused while the
 account is a league's only owner (ownership is handed over first). What the account did stays
@@ -147,6 +148,16 @@ def personal_data(user: User) -> dict[str, Any]:
         "failed_logins": [
             {"at": _when(log.attempt_time), "ip_address": log.ip_address}
             for log in AccessFailureLog.objects.filter(username=username).order_by("attempt_time")
+        ],
+        # The failures counted towards a lockout now (what an operator clears in the admin).
+        "lockout_counts": [
+            {
+                "since": _when(attempt.attempt_time),
+                "ip_address": attempt.ip_address,
+                "user_agent": attempt.user_agent,
+                "failures": attempt.failures_since_start,
+            }
+            for attempt in AccessAttempt.objects.filter(username=username).order_by("pk")
         ],
     }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from axes.models import AccessLog
+from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
 
 from scoring import languages, privacy
@@ -38,6 +38,13 @@ def history(league, owner, scorer):
     AccessLog.objects.create(
         username="sergei", ip_address="203.0.113.9", user_agent="phone", http_accept="*/*"
     )
+    AccessAttempt.objects.create(
+        username="sergei",
+        ip_address="198.51.100.4",
+        user_agent="laptop",
+        http_accept="*/*",
+        failures_since_start=2,
+    )
     return {"played": played, "game": game, "player": serezha}
 
 
@@ -65,6 +72,9 @@ def test_the_download_holds_everything_about_me(history, scorer, league):
     assert [e["action"] for e in data["deal_events"]] == ["recorded"]
     assert data["league_events"][0]["action"] == "renamed"
     assert data["logins"][0]["ip_address"] == "203.0.113.9"
+    assert [(a["ip_address"], a["failures"]) for a in data["lockout_counts"]] == [
+        ("198.51.100.4", 2)
+    ]
 
 
 def test_the_download_of_another_account_holds_nothing_of_mine(history, viewer):
@@ -88,6 +98,7 @@ def test_deleting_my_account_keeps_the_games_under_the_typed_names(history, scor
     assert not DealEvent.objects.filter(actor_id=scorer.pk).exists()
     assert LeagueEvent.objects.get(action="renamed").actor_id is None
     assert not AccessLog.objects.filter(username="sergei").exists()
+    assert not AccessAttempt.objects.filter(username="sergei").exists()
     sheet = html(logged_in(league_owner(league)).get(f"/series/{game.pk}/sheet/"))
     assert "Seryozha" in sheet and "sergei" not in sheet
     record(game, [70, 50])  # the game goes on
