@@ -127,11 +127,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
     "scoring.middleware.RequestContextMiddleware",
-    # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
-    # name a server's own address).
-    "scoring.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
+    # name a server's own address): before CommonMiddleware, the first to check the host; after
+    # the two above, whose headers it keeps (and which ask for the host only to redirect).
+    "scoring.middleware.HealthCheckMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages gzipped, except those that show a secret (BREACH; scoring.compression). After
     # WhiteNoise, whose static files are compressed ahead of time.
