@@ -3,6 +3,7 @@ what it may do (deactivate accounts, clear lockouts, transfer a league) works.""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.urls import reverse
+from django.urls import clear_url_caches, reverse
 
 from scoring import languages
 from scoring.leagues import services as league_services
@@ -60,6 +61,31 @@ def test_the_admin_is_at_the_configured_path(operator):
     assert reverse("admin:index") == "/admin/"
     assert logged_in(operator).get("/admin/").status_code == 200
     assert logged_in(None).get("/admin/").status_code == 302  # to the admin's login
+
+
+@pytest.fixture
+def admin_at(settings):
+    """The site's URLs built again with another ADMIN_URL (they read it once, at import)."""
+    import kozel_site.urls
+
+    def build(value: str) -> None:
+        settings.ADMIN_URL = value
+        importlib.reload(kozel_site.urls)
+        clear_url_caches()
+
+    yield build
+    build("admin/")
+
+
+def test_the_admin_moves_with_the_setting_and_is_gone_without_it(operator, admin_at):
+    client = logged_in(operator)
+    admin_at("ops-7f3k/")
+    assert reverse("admin:index") == "/ops-7f3k/"
+    assert client.get("/ops-7f3k/").status_code == 200
+    assert client.get("/admin/").status_code == 404
+    admin_at("")
+    assert client.get("/ops-7f3k/").status_code == 404
+    assert client.get("/admin/").status_code == 404
 
 
 def test_every_model_has_a_changelist_and_a_change_page_that_load(world, operator):
