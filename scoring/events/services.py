@@ -124,6 +124,11 @@ def round_start(*, event: Event, user=None) -> EventRound:
         raise EventError(_("Every round of this club night has been played."))
     planned = event.plan[number - 1]
     players = Player.objects.in_bulk([p for t in planned["tables"] for p in t])
+    if len(players) < sum(len(t) for t in planned["tables"]):
+        # A plan from before merges rewrote club nights may name a player merged away since.
+        raise EventError(
+            _("A player of this round is no longer in the league: change who is present first.")
+        )
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
     # A round of N deals: each table's phone takes no deal after the Nth.
     deal_limit = event.length_value if event.length == Event.Length.DEALS else None

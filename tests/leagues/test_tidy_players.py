@@ -8,7 +8,16 @@ from scoring.events import services as event_services
 from scoring.leagues import services, totals
 from scoring.leagues.services import LeagueError
 from scoring.leagues.standings import StandingsFilter, head_to_head, league_standings
-from scoring.models import League, LeagueEvent, PairResult, Player, RunningTotal, Seat, Series
+from scoring.models import (
+    Event,
+    League,
+    LeagueEvent,
+    PairResult,
+    Player,
+    RunningTotal,
+    Seat,
+    Series,
+)
 from tests.helpers import (
     finished,
     html,
@@ -291,3 +300,30 @@ def test_two_players_of_one_club_night_cannot_be_merged(league, owner):
     with pytest.raises(LeagueError, match="club night Friday night"):
         services.players_merge(league=league, source_id=first.pk, target_id=second.pk, user=owner)
     assert league_snapshot(league) == before
+
+
+def test_a_club_night_naming_a_player_merged_away_before_says_so_instead_of_failing(league, owner):
+    """A merge from before merges rewrote club nights left the plan naming a player who is
+    gone: starting the round says what to do (was a 500), and re-seating the present fixes it."""
+    night = make_event(league, 8, rounds=3)
+    gone = player(league, "Player 05")
+    Event.objects.filter(pk=night.pk).update(
+        plan=[
+            {
+                **planned,
+                "tables": [[p if p != gone.pk else 10**6 for p in t] for t in planned["tables"]],
+            }
+            for planned in night.plan
+        ]
+    )
+    night.refresh_from_db()
+    event_services.round_finish(event=night)
+    client = logged_in(owner)
+    response = client.post(f"/leagues/{league.pk}/events/{night.pk}/rounds/next/", follow=True)
+    assert response.status_code == 200
+    assert "no longer in the league" in html(response)
+    assert night.played_rounds.count() == 1
+    event_services.players_change(
+        event=night, players=list(Player.objects.filter(pk__in=night.present))
+    )
+    assert event_services.round_start(event=night).number == 2
