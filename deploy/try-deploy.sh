@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Tries docs/DEPLOY.md's commands on this machine: PostgreSQL, two gunicorn servers behind a
-# local nginx that ends TLS (a self-signed certificate made with openssl), then asks through
-# nginx for /healthz, a page, a static file, the admin, logs in, checks that a client cannot
-# dodge the login lockout with its own X-Forwarded-For, backs up (pg_dump, export_history) and
-# restores (pg_restore, import_history), and upgrades (migrate, a graceful gunicorn reload).
+# Tries docs/DEPLOY.md's commands on this machine (tests/site/test_deploy_doc.py holds each
+# documented command to its line here): a virtualenv and the requirements, PostgreSQL, two
+# gunicorn servers behind a local nginx that ends TLS (a self-signed certificate made with
+# openssl), then asks each server and nginx for /healthz, asks nginx for a page, a static file,
+# the admin (logged in as the superuser createsuperuser made), logs in, sends a password-reset
+# mail through SMTP (a local sink), checks that a client cannot dodge the login lockout with its
+# own X-Forwarded-For, backs up (pg_dump, export_history) and restores (pg_restore,
+# import_history), and upgrades (pip, migrate, a graceful gunicorn reload).
 #
 # Needs: PostgreSQL at $PG (default postgres://postgres@127.0.0.1:5432, trust), curl, openssl,
 # nginx (installed from Debian's packages when missing and running as root). Everything it
@@ -19,6 +22,7 @@ PG=${PG:-postgres://postgres@127.0.0.1:5432}
 NAME=kozel_try_deploy_$$
 WORK=$(mktemp -d)
 PIDS=()
+GUNICORNS=()  # the gunicorn masters' pids (also in PIDS, which cleanup stops)
 
 step() { printf '\n== %s\n' "$*"; }
 fail() { echo "FAILED: $*" >&2; exit 1; }
@@ -45,6 +49,44 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 "$NGINX" -v
 
+step "install: a virtualenv, the requirements (those of \$PYTHON's venv are in place already)"
+python3 -m venv "$WORK/venv" && "$WORK/venv/bin/python" -c 'import sys; print(sys.prefix)'
+"$BIN/pip" install -q -r requirements.txt
+
+step "a local SMTP server that keeps what it is sent (the password-reset mail)"
+SMTP_PORT=$(free_port)
+"$PYTHON" - "$SMTP_PORT" "$WORK/mail.txt" >"$WORK/smtp.log" 2>&1 <<'SMTP' &
+import socketserver, sys
+
+class Sink(socketserver.StreamRequestHandler):
+    def handle(self):
+        self.wfile.write(b"220 sink\r\n")
+        data = False
+        for line in self.rfile:
+            text = line.decode("utf-8", "replace").rstrip("\r\n")
+            if data:
+                if text == ".":
+                    data = False
+                    self.wfile.write(b"250 kept\r\n")
+                else:
+                    with open(sys.argv[2], "a") as mail:
+                        mail.write(text + "\n")
+                continue
+            verb = text[:4].upper()
+            if verb == "DATA":
+                data = True
+                self.wfile.write(b"354 go on\r\n")
+            elif verb == "QUIT":
+                self.wfile.write(b"221 bye\r\n")
+                return
+            else:
+                self.wfile.write(b"250 ok\r\n")
+
+socketserver.TCPServer.allow_reuse_address = True
+socketserver.TCPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()
+SMTP
+PIDS+=($!)
+
 step "the environment (docs/DEPLOY.md, 'Environment variables')"
 HTTPS_PORT=$(free_port)
 export DEBUG=false
@@ -62,18 +104,23 @@ export WEB_CONCURRENCY=2
 # Both servers' workers keep rendered pages in one Redis (DEPLOY.md); one that does not answer
 # would cost renders only.
 export PAGE_CACHE_URL=redis://127.0.0.1:6379/13
+export EMAIL_HOST=127.0.0.1 EMAIL_PORT=$SMTP_PORT EMAIL_USE_TLS=false
+export DEFAULT_FROM_EMAIL="Kozel <noreply@localhost>"
 unset TEST_DATABASE_NAME SECURE_SSL_REDIRECT SECURE_PROXY_SSL_HEADER SECURE_COOKIES 2>/dev/null || true
 
 step "database, migrations, static files, deploy checks"
-createdb_() { psql "$PG/postgres" -qc "CREATE DATABASE $1"; }
+createdb_() { createdb --maintenance-db="$PG/postgres" "$1"; }
 createdb_ "$NAME"
 "$PYTHON" manage.py migrate --noinput -v0
+"$PYTHON" manage.py fold_standings
 "$PYTHON" manage.py collectstatic --noinput -v0
 "$PYTHON" manage.py check --deploy --fail-level WARNING
 "$PYTHON" manage.py demo_data --players 8 --series 6 --password "try-deploy-pass-42" -v0
 "$PYTHON" manage.py shell -v0 -c "
 from django.contrib.auth.models import User
-User.objects.create_user('anna', password='try-deploy-pass-42')"
+User.objects.create_user('anna', 'anna@example.org', password='try-deploy-pass-42')"
+DJANGO_SUPERUSER_PASSWORD=try-deploy-root-42 DJANGO_SUPERUSER_EMAIL=root@example.org \
+  "$PYTHON" manage.py createsuperuser --noinput --username root
 
 step "two gunicorn servers"
 PORTS=("$(free_port)" "$(free_port)")
@@ -81,6 +128,7 @@ for port in "${PORTS[@]}"; do
   BIND="127.0.0.1:$port" "$BIN/gunicorn" -c kozel_site/gunicorn.conf.py kozel_site.wsgi \
     >"$WORK/gunicorn-$port.log" 2>&1 &
   PIDS+=($!)
+  GUNICORNS+=($!)
 done
 
 step "nginx in front, TLS with a self-signed certificate"
@@ -121,6 +169,16 @@ expect() {  # expect STATUS PATH [curl options...]
   [ "$got" = "$want" ] || { head -c 600 "$WORK/body"; fail "$path answered $got, not $want"; }
 }
 
+step "each gunicorn server's health check, asked directly (as a load balancer does)"
+for port in "${PORTS[@]}"; do
+  for _ in $(seq 100); do  # each server may still be starting
+    curl -fso /dev/null "http://127.0.0.1:$port/healthz" 2>/dev/null && break
+    sleep 0.2
+  done
+  curl -fsS http://127.0.0.1:$port/healthz
+  echo " <- gunicorn on $port"
+done
+
 step "through nginx: health, pages, static files, the admin"
 expect 200 /healthz
 grep -qx ok "$WORK/body" || fail "/healthz did not say ok"
@@ -156,6 +214,26 @@ login() {  # login USERNAME PASSWORD [extra curl options]: prints the status of 
 expect 200 /accounts/ -b "$JAR"
 grep -q anna "$WORK/body" || fail "the account page does not know anna"
 expect 200 /leagues/ -b "$JAR"
+rm -f "$JAR"
+
+step "the admin, as the superuser createsuperuser made (docs/DEPLOY.md, 'Operators')"
+[ "$(login root try-deploy-root-42)" = 302 ] || fail "the superuser could not log in"
+for path in /ops-try/ /ops-try/scoring/deal/ /ops-try/scoring/league/ /ops-try/auth/user/ \
+  /ops-try/axes/accessattempt/; do
+  expect 200 "$path" -b "$JAR"
+done
+rm -f "$JAR"
+
+step "mail: a password reset sent through SMTP, its link to the site behind the proxy"
+"${CURL[@]}" -c "$JAR" -b "$JAR" -o /dev/null "$SITE/accounts/password/reset/"
+token=$(awk '$6 == "csrftoken" {print $7}' "$JAR")
+expect 302 /accounts/password/reset/ -c "$JAR" -b "$JAR" -H "Referer: $SITE/accounts/password/reset/" \
+  -H "Origin: $SITE" --data-urlencode "csrfmiddlewaretoken=$token" \
+  --data-urlencode "email=anna@example.org"
+for _ in $(seq 50); do [ -s "$WORK/mail.txt" ] && break; sleep 0.1; done
+grep -q "^To: anna@example.org" "$WORK/mail.txt" || fail "no reset mail reached the SMTP server"
+grep -q "$SITE/accounts/" "$WORK/mail.txt" || fail "the reset mail has no https link to the site"
+echo "the reset mail went out through SMTP with a link to $SITE"
 rm -f "$JAR"
 
 step "the login lockout counts the client's real address, whatever X-Forwarded-For it sends"
@@ -197,12 +275,13 @@ IMPORTED=$(DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py shell -v0 -c 
 DATABASE_URL="$PG/${NAME}_imported" "$PYTHON" manage.py check_integrity >/dev/null
 echo "both restores hold the $SERIES series"
 
-step "upgrading: migrate (nothing left to do), fold_standings, collectstatic, a graceful reload"
+step "upgrading: pip, migrate (nothing left to do), fold_standings, collectstatic, a graceful reload"
+"$BIN/pip" install -q -r requirements.txt
 "$PYTHON" manage.py migrate --noinput -v0
 "$PYTHON" manage.py migrate --check
 "$PYTHON" manage.py fold_standings
 "$PYTHON" manage.py collectstatic --noinput -v0
-kill -HUP "${PIDS[0]}"
+kill -HUP "${GUNICORNS[0]}"
 sleep 2
 for _ in 1 2 3 4; do expect 200 /healthz >/dev/null; done
 echo "the site answered through the reload"

@@ -129,6 +129,10 @@ MIDDLEWARE = [
     "scoring.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
+    # name a server's own address): before CommonMiddleware, the first to check the host; after
+    # the two above, whose headers it keeps (and which ask for the host only to redirect).
+    "scoring.middleware.HealthCheckMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages gzipped, except those that show a secret (BREACH; scoring.compression). After
     # WhiteNoise, whose static files are compressed ahead of time.

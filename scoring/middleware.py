@@ -138,3 +138,20 @@ class PathArgumentsMiddleware:
                 raise Http404("No such page.")
             if isinstance(value, str) and "\x00" in value:
                 raise Http404("No such page.")
+
+
+class HealthCheckMiddleware:
+    """``/healthz`` answered before anything asks for the request's host: a load balancer asks
+    each gunicorn server by its address (``curl -fsS http://127.0.0.1:8001/healthz``, with that
+    Host), which ``ALLOWED_HOSTS`` does not name; every other path is checked as before."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/healthz":
+            # Here, not at the top: settings' logging imports this module before the apps load.
+            from scoring.views.operations import healthz
+
+            return healthz(request)
+        return self.get_response(request)

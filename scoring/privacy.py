@@ -2,15 +2,17 @@
 access and erasure).
 
 ``personal_data`` is everything stored about the person, as one JSON-ready document: the
-account, memberships, the players linked to it, the leagues it owns, the series it started or
-scored in, its changes (deal events and league events) and the login records django-axes keeps
-for its username.
+account and its settings (the language), memberships, the players linked to it, the leagues it
+owns, the series and club nights it started, the series it scored in, its changes (deal events
+and league events) and the login records django-axes keeps for its username (logins, failed
+logins, and the failures counting towards a lockout).
 
 ``account_delete`` ends every membership and deletes the account; it is refused while the
 account is a league's only owner (ownership is handed over first). What the account did stays
 on the score sheets without it: players keep the name the table typed (``Player.user``,
 ``Series.created_by``, ``Deal.recorded_by``, ``DealEvent.actor`` and ``LeagueEvent.actor`` are
-set to nothing), and the login records of its username are deleted.
+set to nothing, and so is the account's id in the merges of a player linked to it, which an
+undo would have linked again), and the login records of its username are deleted.
 """
 
 from __future__ import annotations
@@ -23,7 +25,18 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from scoring.models import Deal, DealEvent, League, LeagueEvent, Membership, Player, Role, Series
+from scoring.models import (
+    AccountSettings,
+    Deal,
+    DealEvent,
+    Event,
+    League,
+    LeagueEvent,
+    Membership,
+    Player,
+    Role,
+    Series,
+)
 
 #: The version of the document ``personal_data`` writes.
 FORMAT = 1
@@ -68,6 +81,8 @@ def personal_data(user: User) -> dict[str, Any]:
     deal_events = DealEvent.objects.filter(actor=user).order_by("created_at", "pk")
     league_events = LeagueEvent.objects.filter(actor=user).order_by("created_at", "pk")
     username = user.get_username()
+    language = AccountSettings.objects.filter(user=user).values_list("language", flat=True).first()
+    nights = Event.objects.filter(created_by=user).order_by("created_at", "pk")
     return {
         "format": FORMAT,
         "account": {
@@ -80,6 +95,7 @@ def personal_data(user: User) -> dict[str, Any]:
             "last_login": _when(user.last_login),
             "is_active": user.is_active,
         },
+        "settings": {"language": language or ""},
         "memberships": [
             {
                 "league": m.league_id,
@@ -98,6 +114,10 @@ def personal_data(user: User) -> dict[str, Any]:
             {"id": m.league_id, "name": m.league.name} for m in memberships if m.role == Role.OWNER
         ],
         "series_created": _series(created),
+        "club_nights_created": [
+            {"id": e.pk, "league": e.league_id, "name": e.name, "created_at": _when(e.created_at)}
+            for e in nights
+        ],
         "series_scored": [
             {"id": s.pk, "league": s.league_id, "deals_recorded": s.recorded} for s in scored
         ],
@@ -128,6 +148,16 @@ def personal_data(user: User) -> dict[str, Any]:
         "failed_logins": [
             {"at": _when(log.attempt_time), "ip_address": log.ip_address}
             for log in AccessFailureLog.objects.filter(username=username).order_by("attempt_time")
+        ],
+        # The failures counted towards a lockout now (what an operator clears in the admin).
+        "lockout_counts": [
+            {
+                "since": _when(attempt.attempt_time),
+                "ip_address": attempt.ip_address,
+                "user_agent": attempt.user_agent,
+                "failures": attempt.failures_since_start,
+            }
+            for attempt in AccessAttempt.objects.filter(username=username).order_by("pk")
         ],
     }
 
@@ -168,6 +198,13 @@ def account_delete(user: User) -> None:
     Deal.objects.filter(recorded_by=user).update(recorded_by=None)
     DealEvent.objects.filter(actor=user).update(actor=None)
     LeagueEvent.objects.filter(actor=user).update(actor=None)
+    # A merge keeps the merged player's account for its undo: no id of a deleted account stays.
+    merges = LeagueEvent.objects.filter(
+        action=LeagueEvent.Action.MERGED, data__source__user=user.pk
+    )
+    for change in merges:
+        change.data["source"]["user"] = None
+        change.save(update_fields=["data"])
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username=username).delete()
     user.delete()

@@ -643,7 +643,12 @@ class _Importer:
             series_ids = check.items("series")
             if not all(type(pk) is int and 1 <= pk <= MAX_ID for pk in series_ids):
                 raise check.refuse(_("series must be a list of series ids."))
-            return {
+            nights = check.data.get("nights", [])
+            if not isinstance(nights, list) or not all(
+                type(pk) is int and 1 <= pk <= MAX_ID for pk in nights
+            ):
+                raise check.refuse(_("nights must be a list of club night ids."))
+            merged: dict[str, Any] = {
                 "source": {
                     "id": ids[0],
                     "name": names[0],
@@ -659,6 +664,9 @@ class _Importer:
                 "seats": [],  # the seats' ids, once the seats exist
                 "series": series_ids,
             }
+            if "nights" in check.data:  # the club nights it rewrote (older merges have none)
+                merged["nights"] = nights
+            return merged
         if check.data:  # archived, restored: nothing to keep
             raise check.refuse(_("the change holds data its action does not have."))
         return {}

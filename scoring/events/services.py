@@ -124,6 +124,11 @@ def round_start(*, event: Event, user=None) -> EventRound:
         raise EventError(_("Every round of this club night has been played."))
     planned = event.plan[number - 1]
     players = Player.objects.in_bulk([p for t in planned["tables"] for p in t])
+    if len(players) < sum(len(t) for t in planned["tables"]):
+        # A plan from before merges rewrote club nights may name a player merged away since.
+        raise EventError(
+            _("A player of this round is no longer in the league: change who is present first.")
+        )
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
     # A round of N deals: each table's phone takes no deal after the Nth.
     deal_limit = event.length_value if event.length == Event.Length.DEALS else None
@@ -206,3 +211,71 @@ def share_revoke(*, event: Event) -> Event:
     event.share_token = None
     event.save(update_fields=["share_token"])
     return event
+
+
+# A league's players merged (``leagues.services.players_merge``) or a merge undone -------------
+
+
+def _player_ids(event: Event, rounds: Sequence[EventRound]) -> set[int]:
+    """Every player id a club night names: present, seated or out in its plan, out in a round."""
+    ids = set(event.present)
+    for planned in event.plan:
+        ids.update(p for table in planned["tables"] for p in table)
+        ids.update(planned["out"])
+    for played in rounds:
+        ids.update(played.out)
+    return ids
+
+
+def _nights_of(
+    league_id: int, player_id: int, *, lock: bool
+) -> list[tuple[Event, list[EventRound]]]:
+    events = Event.objects.filter(league_id=league_id).order_by("pk")
+    found = []
+    for event in events.select_for_update() if lock else events:
+        rounds = list(event.played_rounds.all())
+        if player_id in _player_ids(event, rounds):
+            found.append((event, rounds))
+    return found
+
+
+def nights_together(*, league_id: int | None, first_id: int, second_id: int) -> list[str]:
+    """The names of the league's club nights that name both players (two people, then); a read
+    (a merge's preview), locking nothing."""
+    if league_id is None:
+        return []  # quick-game players have no club nights
+    return [
+        event.name
+        for event, rounds in _nights_of(league_id, first_id, lock=False)
+        if second_id in _player_ids(event, rounds)
+    ]
+
+
+@transaction.atomic
+def player_replace(
+    *, league_id: int, old_id: int, new_id: int, only: Sequence[int] | None = None
+) -> list[int]:
+    """``new_id`` wherever the league's club nights (those of ``only``, if given) name ``old_id``:
+    present, in the plan and in the rounds' sit-outs, so that the rounds still to start seat a
+    player who exists. Returns the ids of the club nights changed."""
+
+    def swap(ids: Sequence[int]) -> list[int]:
+        return [new_id if pk == old_id else pk for pk in ids]
+
+    changed = []
+    for event, rounds in _nights_of(league_id, old_id, lock=True):
+        if only is not None and event.pk not in only:
+            continue
+        event.present = swap(event.present)
+        event.plan = [
+            {**planned, "tables": [swap(t) for t in planned["tables"]], "out": swap(planned["out"])}
+            for planned in event.plan
+        ]
+        event.save(update_fields=["present", "plan"])
+        for played in rounds:
+            if old_id in played.out:
+                played.out = swap(played.out)
+                played.save(update_fields=["out"])
+        _bump(event)
+        changed.append(event.pk)
+    return changed

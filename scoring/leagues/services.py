@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 
 from scoring import names as player_names
 from scoring import rules
+from scoring.events import services as event_services
 from scoring.models import (
     MAX_NAME,
+    Event,
     League,
     LeagueEvent,
     Membership,
@@ -188,8 +190,9 @@ def league_leave(*, league: League, user: User) -> None:
 
 @transaction.atomic
 def ownership_transfer(*, league: League, user: User, membership_id: int) -> None:
-    """``user`` (an owner) makes another member the owner and becomes a scorer."""
-    league = _locked_league(league)
+    """``user`` (an owner) makes another member the owner and becomes a scorer; in an archived
+    league too (an owner hands it over before deleting their account, say)."""
+    league = _locked_league(league, archived_ok=True)
     current = Membership.objects.filter(league=league, user=user, role=Role.OWNER).first()
     if current is None:
         raise LeagueError(_("Only an owner can hand the league over."))
@@ -353,6 +356,8 @@ class MergePreview:
     target: Player
     series: int  # the source's series, which become the target's
     shared: int  # series where both sat: the merge is refused while there is one
+    #: The club nights that name both (present, seated or sitting out): refused too.
+    nights: tuple[str, ...] = ()
 
     @property
     def refusal(self) -> str:
@@ -363,6 +368,11 @@ class MergePreview:
                 "%(source)s and %(target)s sat at the same table in %(count)d series: they are "
                 "two people, so they cannot be merged."
             ) % {"source": self.source.name, "target": self.target.name, "count": self.shared}
+        if self.nights:
+            return _(
+                "%(source)s and %(target)s were both at the club night %(night)s: they are two "
+                "people, so they cannot be merged."
+            ) % {"source": self.source.name, "target": self.target.name, "night": self.nights[0]}
         if (
             self.source.user_id is not None
             and self.target.user_id is not None
@@ -387,7 +397,12 @@ def merge_preview(*, league: League, source_id: int, target_id: int) -> MergePre
 def _preview(source: Player, target: Player) -> MergePreview:
     series = Seat.objects.filter(player=source).values("series_id")
     shared = Seat.objects.filter(player=target, series_id__in=series).count()
-    return MergePreview(source=source, target=target, series=series.count(), shared=shared)
+    nights = event_services.nights_together(
+        league_id=source.league_id, first_id=source.pk, second_id=target.pk
+    )
+    return MergePreview(
+        source=source, target=target, series=series.count(), shared=shared, nights=tuple(nights)
+    )
 
 
 @transaction.atomic
@@ -407,6 +422,8 @@ def players_merge(
     series_ids = sorted({series_id for _pk, series_id in seats})
     moved_user = source.user_id is not None and target.user_id is None
     Seat.objects.filter(player=source).update(player=target)
+    # The club nights the source was at seat the target in the rounds still to start.
+    nights = event_services.player_replace(league_id=league.pk, old_id=source.pk, new_id=target.pk)
     if moved_user:
         target.user_id = source.user_id
         target.save(update_fields=["user"])
@@ -424,6 +441,7 @@ def players_merge(
         target={"id": target.pk, "name": target.name, "user_moved": moved_user},
         seats=sorted(pk for pk, _series in seats),
         series=series_ids,
+        nights=nights,
     )
     source.delete()
     Series.objects.filter(pk__in=series_ids).update(version=F("version") + 1)
@@ -490,6 +508,9 @@ def merge_undo(*, league: League, event_id: int, user: User | None) -> Player:
         target.save(update_fields=["user"])
     series_ids = list(seats.values_list("series_id", flat=True))
     seats.update(player=restored)
+    event_services.player_replace(
+        league_id=league.pk, old_id=target.pk, new_id=restored.pk, only=data.get("nights", [])
+    )
     event.undone_at = timezone.now()
     event.save(update_fields=["undone_at"])
     _event(
@@ -571,6 +592,8 @@ def league_delete(*, league: League, user: User, confirm_name: str, series: str)
         Series.objects.bulk_update(games, ["league", "score_token", "watch_token", "version"])
         kept = len(games)
     else:
+        # A club night's tables hold on to their series: the nights go first.
+        Event.objects.filter(league=league).delete()
         Series.objects.filter(league=league).delete()
     logger.info(
         "league %s deleted by user %s, %s series kept as quick games", league.pk, user.pk, kept

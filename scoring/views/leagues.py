@@ -240,7 +240,8 @@ def membership_remove(request: LoggedInRequest, pk: int, membership_pk: int) -> 
 @login_required
 @require_POST
 def ownership_transfer(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER)
+    # Allowed in an archived league: handing it over changes none of its contents.
+    league, role = league_for(request, pk, Role.OWNER, write=False)
     others = [m for m in selectors.league_memberships(league) if m.user_id != request.user.pk]
     form = MemberForm(request.POST, memberships=others)
     if not form.is_valid():

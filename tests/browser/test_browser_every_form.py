@@ -287,7 +287,8 @@ PAGES = [
         lambda w: reverse("league_settings", args=[w.archived.pk]),
         owner={"league_unarchive"},
     ),
-    # An archived league offers no form that changes it, but for taking it out of the archive.
+    # An archived league offers no form that changes it, but for taking it out of the archive
+    # and handing it over (or leaving it).
     page(
         "archived league's scoreboard",
         lambda w: (w.done, w.archived)[0].get_absolute_url(),  # played, then archived
@@ -297,7 +298,7 @@ PAGES = [
     page(
         "archived league's members",
         lambda w: reverse("league_members", args=[w.archived.pk]),
-        owner=(),
+        owner={"ownership_transfer", "league_leave"},
         viewer={"league_leave"},
     ),
     page(

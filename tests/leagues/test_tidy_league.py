@@ -6,8 +6,17 @@ import pytest
 
 from scoring.leagues import services
 from scoring.leagues.services import LeagueError
-from scoring.models import Deal, League, Player, Seat, Series
-from tests.helpers import finished, html, league_snapshot, logged_in, record, start_series
+from scoring.models import Deal, Event, League, Membership, Player, Role, Seat, Series
+from tests.helpers import (
+    PASSWORD,
+    finished,
+    html,
+    league_snapshot,
+    logged_in,
+    make_event,
+    record,
+    start_series,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +100,44 @@ def test_a_league_archived_after_the_pages_looked_takes_no_more_changes(league, 
             attempt()
     assert league_snapshot(league) == snapshot
     assert series.deals.count() == 1
+
+
+@pytest.mark.parametrize("fate", ["delete", "keep"])
+def test_a_league_with_a_club_night_is_deleted_either_way(league, owner, fate):
+    """A club night's tables hold on to their series (was a 500 with "delete")."""
+    make_event(league, 8, rounds=2)
+    tables = list(Series.objects.filter(league=league).values_list("pk", flat=True))
+    assert len(tables) == 2
+    response = logged_in(owner).post(
+        f"/leagues/{league.pk}/delete/", {"name": "Kitchen table", "series": fate}
+    )
+    assert response.status_code == 302
+    assert not League.objects.filter(pk=league.pk).exists()
+    assert not Event.objects.exists()
+    kept = Series.objects.filter(pk__in=tables)
+    assert kept.count() == (2 if fate == "keep" else 0)
+    assert all(series.league_id is None for series in kept)
+
+
+def test_the_only_owner_of_an_archived_league_hands_it_over_and_can_then_go(league, owner, scorer):
+    """The account page sends the owner to Members; an archived league offers the handover
+    there too (it changes none of the league's contents), and only to its owner."""
+    services.league_archive(league=league, user=owner)
+    client = logged_in(owner)
+    refused = client.post("/accounts/delete/", {"password": PASSWORD})
+    assert refused.status_code == 422 and "Transfer ownership" in html(refused)
+    members = html(client.get(f"/leagues/{league.pk}/members/"))
+    assert "Hand the league over" in members
+    assert "Hand the league over" not in html(
+        logged_in(scorer).get(f"/leagues/{league.pk}/members/")
+    )
+    successor = Membership.objects.get(league=league, user=scorer)
+    denied = logged_in(scorer).post(f"/leagues/{league.pk}/transfer/", {"membership": successor.pk})
+    assert denied.status_code == 403
+    handed = client.post(f"/leagues/{league.pk}/transfer/", {"membership": successor.pk})
+    assert handed.status_code == 302
+    successor.refresh_from_db()
+    assert successor.role == Role.OWNER
+    assert League.objects.get(pk=league.pk).archived_at is not None  # still archived
+    assert client.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
+    assert not Membership.objects.filter(user_id=owner.pk).exists()

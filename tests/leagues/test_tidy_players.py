@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.leagues import services
+from scoring.events import services as event_services
+from scoring.leagues import services, totals
 from scoring.leagues.services import LeagueError
-from scoring.leagues.standings import StandingsFilter, league_standings
-from scoring.models import League, LeagueEvent, Player, Seat, Series
-from tests.helpers import finished, html, league_snapshot, logged_in
+from scoring.leagues.standings import StandingsFilter, head_to_head, league_standings
+from scoring.models import (
+    Event,
+    League,
+    LeagueEvent,
+    PairResult,
+    Player,
+    RunningTotal,
+    Seat,
+    Series,
+)
+from tests.helpers import (
+    finished,
+    html,
+    league_snapshot,
+    logged_in,
+    make_event,
+    totals_reset,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -174,3 +191,139 @@ def test_members_read_the_changes_but_only_owners_see_undo(typo, owner, viewer):
     page = logged_in(viewer).get(f"/leagues/{typo.pk}/changes/")
     assert page.status_code == 200
     assert "Anya merged into Anna" in html(page) and "Undo this merge" not in html(page)
+
+
+# What follows a merge: running totals, pairs, ratings, head to head, club nights ------------
+
+
+def stored_totals(league) -> tuple[list[dict], list[dict]]:
+    """The league's running totals and pair results as the standings read them (folded first),
+    without their row ids."""
+    totals.totals_update(league)
+
+    def rows(model, order):
+        return [
+            {k: v for k, v in row.items() if k != "id"}
+            for row in model.objects.filter(league=league).order_by(*order).values()
+        ]
+
+    return (
+        rows(RunningTotal, ("finished_at", "series_id", "player_id")),
+        rows(PairResult, ("finished_at", "series_id", "first_id")),
+    )
+
+
+def folded_afresh(league) -> tuple[list[dict], list[dict]]:
+    totals_reset(league)
+    return stored_totals(league)
+
+
+@pytest.fixture
+def teams_typo(league):
+    """Two-teams series: Anna and Vera against Boris and Gleb, then once Anya (Anna's typo) in
+    Anna's seat, then Anna again; the typo's series is in the middle, so the running totals and
+    ratings after it change with the merge."""
+    finished(league)
+    finished(league, names=("Anya", "Boris", "Vera", "Gleb"), loser=0)
+    finished(league, loser=1)
+    stored_totals(league)  # folded before the merge, as a visited league is
+    return league
+
+
+def test_a_merge_refolds_the_running_totals_pairs_ratings_and_head_to_head(teams_typo, owner):
+    league = teams_typo
+    anna, anya, vera = player(league, "Anna"), player(league, "Anya"), player(league, "Vera")
+    before = stored_totals(league)
+    services.players_merge(league=league, source_id=anya.pk, target_id=anna.pk, user=owner)
+    after = stored_totals(league)
+    assert after != before
+    assert after == folded_afresh(league)  # as if Anya had never been typed
+    last = RunningTotal.objects.filter(player=anna).order_by("-finished_at", "-series_id")[0]
+    assert (last.played, last.rated, last.league_series) == (3, 3, 3)
+    assert not RunningTotal.objects.filter(player_id=anya.pk).exists()
+    pair = {(p.first_id, p.second_id) for p in PairResult.objects.filter(league=league)}
+    assert pair == {tuple(sorted((anna.pk, vera.pk))), *pairs_of(league, "Boris", "Gleb")}
+    assert PairResult.objects.filter(first_id=min(anna.pk, vera.pk)).count() == 3
+    table = league_standings(league, StandingsFilter(), everyone=True)
+    rated = {row.name: row.rating.series for row in table.players}
+    assert rated["Anna"] == 3 and "Anya" not in rated
+    meeting = head_to_head(league, StandingsFilter(), anna, player(league, "Boris"))
+    assert (meeting.against, meeting.together) == (3, 0)
+
+
+def pairs_of(league, first, second) -> set[tuple[int, int]]:
+    return {tuple(sorted((player(league, first).pk, player(league, second).pk)))}
+
+
+def test_undoing_a_merge_gives_back_the_running_totals_and_pairs_of_before(teams_typo, owner):
+    league = teams_typo
+    anna, anya = player(league, "Anna"), player(league, "Anya")
+    before = stored_totals(league)
+    event = services.players_merge(league=league, source_id=anya.pk, target_id=anna.pk, user=owner)
+    stored_totals(league)  # the merged standings were looked at
+    services.merge_undo(league=league, event_id=event.pk, user=owner)
+    assert stored_totals(league) == before
+    assert head_to_head(league, StandingsFilter(), anna, player(league, "Boris")).against == 2
+
+
+def test_a_merge_seats_the_target_in_the_club_nights_rounds_to_come(league, owner):
+    night = make_event(league, 8, rounds=3)
+    source = player(league, "Player 03")
+    typo_of = Player.objects.create(name="Player 3", league=league)  # never at the night
+    event = services.players_merge(
+        league=league, source_id=source.pk, target_id=typo_of.pk, user=owner
+    )
+    night.refresh_from_db()
+    assert source.pk not in night.present and typo_of.pk in night.present
+    assert event.data["nights"] == [night.pk]
+    event_services.round_finish(event=night)
+    started = event_services.round_start(event=night)  # was a KeyError: a 500
+    seated = Seat.objects.filter(series__event_table__round=started)
+    if typo_of.pk not in started.out:
+        assert seated.filter(player=typo_of).exists()
+    board = logged_in(owner).get(f"/leagues/{league.pk}/events/{night.pk}/")
+    assert board.status_code == 200 and "Player 3" in html(board)
+    services.merge_undo(league=league, event_id=event.pk, user=owner)
+    night.refresh_from_db()
+    assert source.pk in night.present and typo_of.pk not in night.present
+    assert Seat.objects.filter(player=source, series__event_table__round__number=1).exists()
+
+
+def test_two_players_of_one_club_night_cannot_be_merged(league, owner):
+    night = make_event(league, 8, rounds=3)
+    first, second = player(league, "Player 01"), player(league, "Player 02")
+    # Not at one table in the first round: the club night alone says they are two people.
+    Seat.objects.filter(series__event_table__round__event=night).delete()
+    before = league_snapshot(league)
+    preview = services.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
+    assert "Friday night" in preview.refusal
+    with pytest.raises(LeagueError, match="club night Friday night"):
+        services.players_merge(league=league, source_id=first.pk, target_id=second.pk, user=owner)
+    assert league_snapshot(league) == before
+
+
+def test_a_club_night_naming_a_player_merged_away_before_says_so_instead_of_failing(league, owner):
+    """A merge from before merges rewrote club nights left the plan naming a player who is
+    gone: starting the round says what to do (was a 500), and re-seating the present fixes it."""
+    night = make_event(league, 8, rounds=3)
+    gone = player(league, "Player 05")
+    Event.objects.filter(pk=night.pk).update(
+        plan=[
+            {
+                **planned,
+                "tables": [[p if p != gone.pk else 10**6 for p in t] for t in planned["tables"]],
+            }
+            for planned in night.plan
+        ]
+    )
+    night.refresh_from_db()
+    event_services.round_finish(event=night)
+    client = logged_in(owner)
+    response = client.post(f"/leagues/{league.pk}/events/{night.pk}/rounds/next/", follow=True)
+    assert response.status_code == 200
+    assert "no longer in the league" in html(response)
+    assert night.played_rounds.count() == 1
+    event_services.players_change(
+        event=night, players=list(Player.objects.filter(pk__in=night.present))
+    )
+    assert event_services.round_start(event=night).number == 2

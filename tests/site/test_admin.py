@@ -3,24 +3,31 @@ what it may do (deactivate accounts, clear lockouts, transfer a league) works.""
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.urls import reverse
+from django.urls import clear_url_caches, reverse
 
 from scoring import languages
 from scoring.leagues import services as league_services
 from scoring.models import Deal, Membership, Player, Role
-from tests.helpers import db_snapshot, finished, html, logged_in, make_event
+from tests.helpers import PASSWORD, db_snapshot, finished, html, logged_in, make_event
 
 pytestmark = pytest.mark.django_db
 
-READ_ONLY = ("series", "seat", "deal", "dealevent", "player", "membership", "league")
+#: The models no operator writes in the admin: every model of the app (a new one is read-only
+#: unless this test is told otherwise).
+READ_ONLY = {
+    "series", "seat", "deal", "dealevent", "player", "membership", "league", "leagueevent",
+    "runningtotal", "pairresult", "event", "eventround", "eventtable", "accountsettings",
+}  # fmt: skip
 
 
 @pytest.fixture
@@ -56,6 +63,31 @@ def test_the_admin_is_at_the_configured_path(operator):
     assert logged_in(None).get("/admin/").status_code == 302  # to the admin's login
 
 
+@pytest.fixture
+def admin_at(settings):
+    """The site's URLs built again with another ADMIN_URL (they read it once, at import)."""
+    import kozel_site.urls
+
+    def build(value: str) -> None:
+        settings.ADMIN_URL = value
+        importlib.reload(kozel_site.urls)
+        clear_url_caches()
+
+    yield build
+    build("admin/")
+
+
+def test_the_admin_moves_with_the_setting_and_is_gone_without_it(operator, admin_at):
+    client = logged_in(operator)
+    admin_at("ops-7f3k/")
+    assert reverse("admin:index") == "/ops-7f3k/"
+    assert client.get("/ops-7f3k/").status_code == 200
+    assert client.get("/admin/").status_code == 404
+    admin_at("")
+    assert client.get("/ops-7f3k/").status_code == 404
+    assert client.get("/admin/").status_code == 404
+
+
 def test_every_model_has_a_changelist_and_a_change_page_that_load(world, operator):
     client = logged_in(operator)
     checked = []
@@ -71,6 +103,8 @@ def test_every_model_has_a_changelist_and_a_change_page_that_load(world, operato
         assert response.status_code == 200, change
         checked.append(opts.label)
     assert {"scoring.Deal", "scoring.Series", "auth.User", "axes.AccessAttempt"} <= set(checked)
+    # Every model of the app has its pages (a new model without an admin fails here).
+    assert {m._meta.label for m in apps.get_app_config("scoring").get_models()} <= set(checked)
     assert len(checked) >= 13
 
 
@@ -78,6 +112,10 @@ def test_no_admin_form_can_change_a_deal_or_a_series(world, operator):
     client = logged_in(operator)
     deal = Deal.objects.order_by("pk").first()
     before = db_snapshot()
+    registered = {
+        m._meta.model_name for m in admin.site._registry if m._meta.app_label == "scoring"
+    }
+    assert registered == READ_ONLY
     for name in READ_ONLY:
         model_admin = next(a for m, a in admin.site._registry.items() if m._meta.model_name == name)
         request = type("R", (), {"user": operator})()
@@ -114,6 +152,8 @@ def test_an_operator_transfers_a_league(world, operator, scorer):
 
 def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator, viewer):
     client = logged_in(operator)
+    theirs = logged_in(viewer)
+    assert theirs.get("/accounts/").status_code == 200
     response = client.post(
         reverse("admin:auth_user_changelist"),
         {"action": "deactivate", "_selected_action": [viewer.pk]},
@@ -121,6 +161,7 @@ def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator
     assert response.status_code == 302
     viewer.refresh_from_db()
     assert not viewer.is_active
+    assert theirs.get("/accounts/").status_code == 302  # logged out where they were logged in
     attempt = AccessAttempt.objects.get(username="vika")
     client.post(
         reverse("admin:axes_accessattempt_changelist"),
@@ -129,6 +170,9 @@ def test_an_operator_deactivates_an_account_and_clears_a_lockout(world, operator
     assert not AccessAttempt.objects.filter(username="vika").exists()
     # Accounts are not deleted here (privacy.account_delete keeps leagues owned).
     assert client.post(reverse("admin:auth_user_delete", args=[viewer.pk])).status_code == 403
+    # A deactivated account no longer logs in (the lockout cleared, its password right).
+    login = logged_in(None).post("/accounts/login/", {"username": "vika", "password": PASSWORD})
+    assert login.status_code != 302 and "_auth_user_id" not in login.client.session
 
 
 def test_admin_pages_keep_the_strict_content_security_policy(world, operator):

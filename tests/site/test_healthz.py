@@ -64,3 +64,19 @@ def test_it_needs_no_login_and_sets_no_cookie(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert not response.cookies
+
+
+def test_a_load_balancer_asks_each_server_by_its_address(client, settings):
+    """DEPLOY.md's ``curl -f http://127.0.0.1:8001/healthz``: the Host is the server's address,
+    which ALLOWED_HOSTS does not name (was a 400); any other page still refuses that host."""
+    settings.ALLOWED_HOSTS = ["kozel.example.org"]
+    settings.DEBUG = False
+    response = client.get("/healthz", HTTP_HOST="127.0.0.1:8001")
+    assert (response.status_code, response.content) == (200, b"ok\n")
+    assert "no-store" in response["Cache-Control"]
+    assert response["X-Content-Type-Options"] == "nosniff"  # the security headers kept
+    assert "Content-Security-Policy" in response
+    assert client.head("/healthz", HTTP_HOST="10.0.0.5").status_code == 200
+    assert client.post("/healthz", HTTP_HOST="10.0.0.5").status_code == 405
+    assert client.get("/", HTTP_HOST="127.0.0.1:8001").status_code == 400
+    assert client.get("/healthz/", HTTP_HOST="127.0.0.1:8001").status_code == 400

@@ -5,14 +5,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from axes.models import AccessLog
+from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
 
-from scoring import privacy
+from scoring import languages, privacy
 from scoring.leagues import services as league_services
-from scoring.models import DealEvent, LeagueEvent, Membership, Player, Series
+from scoring.models import DealEvent, Event, LeagueEvent, Membership, Player, Series
 from scoring.table import services
-from tests.helpers import PASSWORD, finished, html, logged_in, record, start_series
+from tests.helpers import (
+    PASSWORD,
+    finished,
+    html,
+    logged_in,
+    make_event,
+    record,
+    start_series,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +37,13 @@ def history(league, owner, scorer):
     services.deal_record(series_id=game.pk, number=1, points=[70, 50], tricks=None, user=scorer)
     AccessLog.objects.create(
         username="sergei", ip_address="203.0.113.9", user_agent="phone", http_accept="*/*"
+    )
+    AccessAttempt.objects.create(
+        username="sergei",
+        ip_address="198.51.100.4",
+        user_agent="laptop",
+        http_accept="*/*",
+        failures_since_start=2,
     )
     return {"played": played, "game": game, "player": serezha}
 
@@ -57,6 +72,9 @@ def test_the_download_holds_everything_about_me(history, scorer, league):
     assert [e["action"] for e in data["deal_events"]] == ["recorded"]
     assert data["league_events"][0]["action"] == "renamed"
     assert data["logins"][0]["ip_address"] == "203.0.113.9"
+    assert [(a["ip_address"], a["failures"]) for a in data["lockout_counts"]] == [
+        ("198.51.100.4", 2)
+    ]
 
 
 def test_the_download_of_another_account_holds_nothing_of_mine(history, viewer):
@@ -80,6 +98,7 @@ def test_deleting_my_account_keeps_the_games_under_the_typed_names(history, scor
     assert not DealEvent.objects.filter(actor_id=scorer.pk).exists()
     assert LeagueEvent.objects.get(action="renamed").actor_id is None
     assert not AccessLog.objects.filter(username="sergei").exists()
+    assert not AccessAttempt.objects.filter(username="sergei").exists()
     sheet = html(logged_in(league_owner(league)).get(f"/series/{game.pk}/sheet/"))
     assert "Seryozha" in sheet and "sergei" not in sheet
     record(game, [70, 50])  # the game goes on
@@ -106,3 +125,39 @@ def test_the_only_owner_must_hand_the_league_over_first(league, owner, scorer):
     league_services.ownership_transfer(league=league, user=owner, membership_id=membership.pk)
     assert client.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
     assert not get_user_model().objects.filter(pk=owner.pk).exists()
+
+
+def test_the_download_holds_my_settings_and_the_club_nights_i_started(league, scorer):
+    languages.account_language_set(user=scorer, language="uk")
+    night = make_event(league, 8, rounds=1)
+    Event.objects.filter(pk=night.pk).update(created_by=scorer)
+    data = json.loads(logged_in(scorer).get("/accounts/data/").content)
+    assert data["settings"] == {"language": "uk"}
+    assert [(n["id"], n["name"]) for n in data["club_nights_created"]] == [
+        (night.pk, "Friday night")
+    ]
+    assert privacy.personal_data(league_owner(league))["club_nights_created"] == []
+
+
+def test_a_deleted_account_leaves_no_id_in_the_merges_and_no_link_anywhere(league, owner, scorer):
+    """A merge keeps the merged player's account for its undo; once the account is deleted the
+    merge keeps nothing of it, and undoing it brings the player back with the typed name only."""
+    finished(league, names=("Serezha", "Boris"), mode="duel")
+    finished(league, names=("Sergei", "Vera"), mode="duel")
+    typo = Player.objects.get(league=league, name="Serezha")
+    sergei = Player.objects.get(league=league, name="Sergei")
+    league_services.player_link_user(league=league, player_id=typo.pk, user_id=scorer.pk)
+    merge = league_services.players_merge(
+        league=league, source_id=typo.pk, target_id=sergei.pk, user=scorer
+    )
+    assert merge.data["source"]["user"] == scorer.pk
+    privacy.account_delete(scorer)
+    merge.refresh_from_db()
+    assert merge.data["source"]["user"] is None and merge.actor_id is None
+    client = logged_in(owner)
+    for url in (f"/leagues/{league.pk}/players/", f"/leagues/{league.pk}/changes/"):
+        page = client.get(url)
+        assert page.status_code == 200 and "sergei" not in html(page), url
+    restored = league_services.merge_undo(league=league, event_id=merge.pk, user=owner)
+    assert (restored.name, restored.user_id) == ("Serezha", None)
+    assert "Serezha" in html(client.get(f"/leagues/{league.pk}/players/"))
