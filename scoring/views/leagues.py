@@ -515,24 +515,33 @@ def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error
 @login_required
 @require_POST
 def league_archive(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER, write=False)
-    try:
-        services.league_archive(league=league, user=request.user)
-    except LeagueError as error:
-        return _settings_refused(request, league, role, str(error))
-    messages.success(request, _("The league is archived: read-only, and out of your lists."))
-    return redirect(league)
+    return _archive_change(
+        request,
+        pk,
+        services.league_archive,
+        _("The league is archived: read-only, and out of your lists."),
+    )
 
 
 @login_required
 @require_POST
 def league_unarchive(request: LoggedInRequest, pk: int) -> HttpResponse:
+    return _archive_change(
+        request,
+        pk,
+        services.league_unarchive,
+        _("The league is out of the archive and can be played again."),
+    )
+
+
+def _archive_change(request: LoggedInRequest, pk: int, change, done: str) -> HttpResponse:
+    """An owner's archiving (or restoring) of a league: ``change`` done, ``done`` said."""
     league, role = league_for(request, pk, Role.OWNER, write=False)
     try:
-        services.league_unarchive(league=league, user=request.user)
+        change(league=league, user=request.user)
     except LeagueError as error:
         return _settings_refused(request, league, role, str(error))
-    messages.success(request, _("The league is out of the archive and can be played again."))
+    messages.success(request, done)
     return redirect(league)
 
 
