@@ -332,6 +332,59 @@ def test_two_phones_offline_record_deal_6_and_the_second_chooses(open_tab, choic
         forgive_offline(tab)
 
 
+ROUND_OVER = (
+    "This round is over: its deals were all recorded meanwhile (they are on the board above). "
+    "The deals on this phone cannot be saved in it."
+)
+SERIES_OVER = (
+    "This series is over: its last deal was recorded meanwhile (it is on the board above). "
+    "The deals on this phone cannot be saved in it."
+)
+
+
+@pytest.mark.parametrize("ended", ["round", "series"])
+def test_a_waiting_deal_that_theirs_left_no_room_for_can_only_be_dropped(open_tab, ended):
+    """Both phones offline type the last deal there is room for (a club night's round of 2, or
+    the deal that ends the series): the second phone back online is told the round (or the
+    series) is over and offered only to drop its deal; keeping it after theirs could never be
+    saved."""
+    from tests.helpers import LONG, play_deals, record
+
+    if ended == "round":
+        series = record(start_series(ruleset=LONG, deal_limit=2), (40, 80))
+        last, words = 2, ROUND_OVER
+    else:
+        series = play_deals(start_series(), [(100, 20)] * 2)  # Boris & Gleb on 8 of 12
+        last, words = 3, SERIES_OVER
+    first, second = open_tab(), open_tab()
+    pages = [kept_game(first, series), kept_game(second, series)]
+    for tab in (first, second):
+        tab.context.set_offline(True)
+    enter_deal(pages[0], "100")  # the last deal of the round, or the one that ends the series
+    enter_deal(pages[1], "70")
+    for page in pages:
+        expect(page.locator(".waiting li")).to_contain_text(f"Deal {last}:")
+
+    first.context.set_offline(False)
+    expect(pages[0].locator(".waiting")).to_have_count(0)
+    with second.expecting(409):
+        second.context.set_offline(False)
+        expect(pages[1].locator(".waiting .notice")).to_have_text(words)
+    waiting = pages[1].locator(".waiting")
+    expect(waiting.locator("li")).to_contain_text("Anna & Vera 70")
+    expect(waiting.get_by_role("button", name="Keep mine after theirs")).to_have_count(0)
+    expect(status(pages[1])).to_be_hidden()  # the choice says it; nothing is being sent
+
+    waiting.get_by_role("button", name="Drop mine").click()
+    expect(pages[1].locator(".waiting")).to_have_count(0)
+    expect(pages[1].locator("form.deal-form")).to_have_count(0)
+    pages[1].wait_for_timeout(500)
+    stored = list(series.deals.order_by("number").values_list("points_0", flat=True))
+    assert stored[-1] == 100 and len(stored) == last
+    for tab in (first, second):
+        forgive_offline(tab)
+
+
 def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
     from scoring.models import Deal
 
