@@ -80,6 +80,66 @@ def test_a_refused_or_failed_deal_is_said_not_swallowed(tab, code, words):
     tab.problems[:] = [p for p in tab.problems if f"Status Error Code {code}" not in p]
 
 
+FAILED = "The server could not do that just now. Nothing was lost: try again in a moment."
+FORBIDDEN = "This phone may no longer do that here. Reload the page to see why."
+NO_CONNECTION = "No connection. The score will catch up when the phone is back online."
+
+
+NEEDS_NETWORK = "Changing a saved deal needs the network. Try again when the phone is back online."
+
+
+@pytest.mark.parametrize("asked", ["undo", "put back", "live poll"])
+@pytest.mark.parametrize("answer", [500, 403, None])
+def test_every_request_of_the_board_that_fails_is_said_at_once(tab, asked, answer):
+    """Undo, put back and the board's own asking: a server error, a refusal and a request that
+    never reached the server are each said in the page. A failure of the player's own request
+    stays said while the board's asking goes on and succeeds; the asking's own failure ends
+    with its next answer."""
+    from tests.helpers import play_deals
+
+    series = play_deals(start_series(), [(70, 50), (40, 80)])
+    tab.open_link(series.score_token)
+    page = tab.page
+    if asked == "put back":
+        page.get_by_role("button", name="Undo").click()
+        expect(page.locator("#undone")).to_be_visible()
+    path = {"undo": "undo/", "put back": "redo/", "live poll": "live/"}[asked]
+    lost = NO_CONNECTION if asked == "live poll" else NEEDS_NETWORK
+    words = {500: FAILED, 403: FORBIDDEN, None: lost}[answer]
+
+    def fail(route):
+        if answer is None:
+            route.abort("internetdisconnected")  # the network or the server is gone
+        else:
+            route.fulfill(status=answer, body="no", content_type="text/html")
+
+    def failing(url: str) -> bool:
+        return f"/series/{series.pk}/{path}" in url
+
+    with tab.expecting(answer or 0):
+        page.route(failing, fail)
+        if asked == "undo":
+            page.get_by_role("button", name="Undo").click()
+        elif asked == "put back":
+            page.get_by_role("button", name="Put deal 2 back").click()
+        expect(status(page)).to_have_text(words)
+        if asked != "live poll":
+            page.wait_for_timeout(4500)  # the board asks twice meanwhile, and is answered
+            expect(status(page)).to_have_text(words)
+        else:
+            page.unroute(failing)
+            if answer == 403:
+                page.wait_for_timeout(4500)
+                expect(status(page)).to_have_text(words)  # until the page is reloaded
+            else:
+                expect(status(page)).to_be_hidden()
+    assert series.deals.count() == (1 if asked == "put back" else 2)
+    forgive_offline(tab)
+    # htmx's own console lines about the failure are the subject of this test.
+    said = (f"Status Error Code {answer}", "htmx:sendError", "htmx:afterRequest")
+    tab.problems[:] = [p for p in tab.problems if not any(s in p for s in said)]
+
+
 def test_the_russian_page_says_it_in_russian(tab):
     series = start_series()
     tab.context.add_cookies([{"name": "django_language", "value": "ru", "url": tab.base_url}])
@@ -434,10 +494,13 @@ def test_undoing_a_waiting_deal_drops_it_and_a_saved_one_needs_the_network(tab):
     expect(page.locator(".sides .side-total")).to_have_text(["2", "0"])
     expect(page.get_by_role("heading", name="Deal 2: card points")).to_be_visible()
     # Changing the saved deal is the server's: with no network the page says so and stays.
+    expect(status(page)).to_have_text(NO_CONNECTION)
+    page.get_by_role("button", name="Undo").click()
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    expect(page.locator("#undone")).to_have_count(0)
     page.get_by_role("link", name="Edit deal 1").click()
-    expect(status(page)).to_have_text(
-        "Changing a saved deal needs the network. Try again when the phone is back online."
-    )
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    expect(page).to_have_url(tab.url(f"/series/{series.pk}/"))
     expect(page.locator(".sides")).to_be_visible()
     tab.context.set_offline(False)
     page.wait_for_timeout(500)
