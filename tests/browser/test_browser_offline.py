@@ -4,6 +4,8 @@ entered with no network are kept, scored on the phone and saved once when it is 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -337,6 +339,99 @@ def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
     assert [(row.points_0, row.points_1) for row in rows] == [points for points, _ in FIVE]
     assert len({row.entry_key for row in rows}) == 5
     forgive_offline(tab)
+
+
+def test_deals_offline_show_the_eggs_multiplier_the_dealer_and_the_goat(tab):
+    """Eggs that double the next deal, the dealer after each deal and the goat at the end, all
+    worked out on the phone with no network, as the server then records them."""
+    from scoring import rules
+    from scoring.rules.table import dealer_seat
+    from tests.helpers import TEAMS
+
+    ruleset = rules.PRESETS["eggs-double"]
+    deals = [((60, 60), None), ((40, 80), None), ((100, 20), None)]
+    deals += [((0, 120), (False, True)), ((40, 80), None)]
+
+    def dealer_after(count: int) -> str:
+        state = rules.replay(2, [rules.Deal(*deal) for deal in deals[:count]], rules=ruleset)
+        return TEAMS[dealer_seat(0, (0, 1, 0, 1), state)]
+
+    series = start_series(ruleset=ruleset)
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    facts = page.locator(".waiting-facts")
+    waiting = page.locator(".waiting li")
+    enter_deal(page, "60")
+    expect(facts).to_have_text(
+        "Totals with them: Anna & Vera 0, Boris & Gleb 0. "
+        f"Next to deal: {dealer_after(1)}. Next deal counts ×2"
+    )
+    enter_deal(page, "40")
+    expect(waiting.nth(1)).to_have_text(
+        "Deal 2: Anna & Vera 40, Boris & Gleb 80. Anna & Vera +4 (×2 for the eggs.)"
+    )
+    expect(facts).to_have_text(
+        f"Totals with them: Anna & Vera 4, Boris & Gleb 0. Next to deal: {dealer_after(2)}."
+    )
+    enter_deal(page, "100")
+    enter_deal(page, "0", naked="Anna & Vera")
+    expect(waiting.nth(3)).to_contain_text("Anna & Vera +6 (naked)")
+    enter_deal(page, "40")  # Anna & Vera reach 12: the goat
+    expect(waiting).to_have_count(5)
+    expect(facts).to_have_text(
+        "Totals with them: Anna & Vera 12, Boris & Gleb 4. The goat: Anna & Vera."
+    )
+    expect(page.locator(".sides .side").first).to_have_class(re.compile(r"\bgoat\b"))
+    expect(page.locator("form.deal-form")).to_be_hidden()
+
+    tab.context.set_offline(False)
+    expect(page.locator(".waiting")).to_have_count(0)
+    series.refresh_from_db()
+    assert series.finished and series.deals.count() == 5
+    expect(page.locator(".sides .side-total")).to_have_text(["12", "4"])
+    forgive_offline(tab)
+
+
+def test_the_kept_game_and_its_waiting_deals_outlive_a_browser_restart(
+    browser_type, browser_type_launch_args, live_server, tmp_path
+):
+    """A phone's browser closed and opened again with no network: the kept scoreboard opens, the
+    deal typed before is still waiting, and back online it is saved once."""
+    series = start_series()
+    profile = str(tmp_path / "profile")
+    options = {**browser_type_launch_args, "viewport": {"width": 360, "height": 740}}
+    context = browser_type.launch_persistent_context(profile, **options)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{live_server.url}/join/{series.score_token}/")
+        page.locator("form[action^='/join/'] button[type=submit]").click()
+        expect(page.locator(".sides")).to_be_visible()
+        wait_for_worker(page)
+        page.reload()
+        until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+        context.set_offline(True)
+        enter_deal(page, "70")
+        expect(page.locator(".waiting li")).to_have_count(1)
+    finally:
+        context.close()
+
+    context = browser_type.launch_persistent_context(profile, **options)  # the browser again
+    try:
+        context.set_offline(True)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{live_server.url}/series/{series.pk}/")
+        expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+        expect(page.locator(".waiting li")).to_have_text(
+            re.compile(r"^Deal 1: Anna & Vera 70, Boris & Gleb 50\.")
+        )
+        assert series.deals.count() == 0
+        context.set_offline(False)
+        expect(page.locator(".waiting")).to_have_count(0)
+        expect(page.locator("table.deals tbody th")).to_have_text(["1"])
+        page.wait_for_timeout(500)
+        assert list(series.deals.values_list("points_0", flat=True)) == [70]
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize("choice", ["Keep mine after theirs", "Drop mine"])
