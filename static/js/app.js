@@ -469,6 +469,29 @@
       return false;
     }
   }
+  // The note can be lost (a browser killed before it wrote it down): the phone's store itself
+  // is asked then, so that deals waiting there are sent as the page opens.
+  function lookForWaiting() {
+    if (dealsWaiting()) { offlineDeals(); return; }
+    var element = document.getElementById("board-data");
+    var series;
+    try {
+      series = element && JSON.parse(element.textContent).series;
+    } catch (error) {
+      return;
+    }
+    if (!series || !window.indexedDB) return;
+    var open = indexedDB.open("kozel", 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore("deals", { keyPath: "key" }); };
+    open.onsuccess = function () {
+      var db = open.result;
+      var all = db.transaction("deals", "readonly").objectStore("deals").getAll();
+      all.onsuccess = function () {
+        db.close();
+        if (all.result.some(function (deal) { return deal.series === series; })) offlineDeals();
+      };
+    };
+  }
   function isDealForm(element) {
     return Boolean(element && element.matches && element.matches("form.deal-form"));
   }
@@ -513,7 +536,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     setUpLanguagePicker();
     if (!navigator.onLine) say("offline");
-    if (!navigator.onLine || dealsWaiting()) offlineDeals();
+    if (!navigator.onLine) offlineDeals();
+    else lookForWaiting();
     registerWorker();
     setUp(document);
     keepInView();

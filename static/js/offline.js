@@ -22,7 +22,8 @@ function store(mode, work) {
     open.onerror = () => reject(open.error);
   });
   return opened.then((db) => new Promise((resolve, reject) => {
-    const transaction = db.transaction("deals", mode);
+    // A change is on the disk before it is shown: a browser closed (or killed) at once keeps it.
+    const transaction = db.transaction("deals", mode, { durability: mode === "readwrite" ? "strict" : "default" });
     const request = work(transaction.objectStore("deals"));
     transaction.oncomplete = () => resolve(request && request.result);
     transaction.onerror = transaction.onabort = () => reject(transaction.error);
