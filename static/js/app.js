@@ -447,7 +447,8 @@
   // Deals kept on the phone without a network (offline.js, with the rules engine it imports: 12
   // KB) load only when they may be needed, not with every scoreboard: when the player types into
   // a deal form, when the phone goes offline, on a page whose board has deals waiting (noted
-  // in localStorage by offline.js), and when a deal form cannot be sent (the module then keeps
+  // in localStorage by offline.js, else found in its IndexedDB store), and when a deal form
+  // cannot be sent (the module then keeps
   // that form's deal). Once loaded, the module handles these events itself.
   var offline = { loading: null, ready: false };
   function offlineDeals() {
