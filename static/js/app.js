@@ -229,7 +229,7 @@
     poll.busy = true;
     var url = board.getAttribute("data-live") + "?version=" + encodeURIComponent(board.getAttribute("data-version"));
     fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (response) {
-      if (response.status >= 400) say(response.status === 403 ? "forbidden" : "failed");
+      if (response.status >= 400) say(response.status === 403 ? "forbidden" : "failed", "poll");
       else answered();
       if (response.status === 204) return null;
       if (response.status === 200 || response.status === 286) {
@@ -385,12 +385,15 @@
   // Never a silent failure: a request that failed (no connection, a timeout, a refusal, a
   // server error) is said at once in #net-status, in the page's words (its data-* attributes).
   // The offline deals module (offline.js) says how many deals wait with a "kozel:waiting" event.
-  var net = { kind: null, waiting: 0 };
-  function say(kind) {
+  // by: "poll" when the board's own asking failed (its next answer ends the message), else a
+  // request of the player's, whose failure stays said until another of theirs goes through.
+  var net = { kind: null, waiting: 0, by: null };
+  function say(kind, by) {
     var status = document.getElementById("net-status");
     if (!status) return;
     if (kind === "offline" && net.waiting) kind = "waiting";
     net.kind = kind;
+    net.by = by || null;
     if (!kind) {
       status.hidden = true;
       status.textContent = "";
@@ -402,16 +405,25 @@
     status.hidden = false;
   }
   function answered() {
-    // A request went through: a message about an earlier failure is over.
-    if (net.kind === "offline" || net.kind === "failed") say(null);
+    // The board's asking went through: the connection is back, and a failure of the asking
+    // itself is over. A player's undo or deal the server failed is not: they try again.
+    if (net.kind === "offline" || (net.kind === "failed" && net.by === "poll")) say(null);
   }
   // detail: {count: deals waiting, kind: what to say now (null: nothing, undefined: as before)}.
   document.addEventListener("kozel:waiting", function (event) {
     net.waiting = event.detail.count;
-    say(event.detail.kind === undefined ? net.kind : event.detail.kind);
+    if (event.detail.kind === undefined) say(net.kind, net.by);
+    else say(event.detail.kind);
   });
-  document.addEventListener("htmx:sendError", function () { say("offline"); });
-  document.addEventListener("htmx:timeout", function () { say("offline"); });
+  // An undo or a put back lost on the way was not done (a deal form's deal waits on the phone,
+  // offline.js): said until the player's next request goes through, not ended by the board's
+  // asking getting an answer a moment later.
+  function lost(event) {
+    var elt = event.detail && event.detail.elt;
+    say(elt && elt.matches && elt.matches("form[data-undo], form[data-redo]") ? "network" : "offline");
+  }
+  document.addEventListener("htmx:sendError", lost);
+  document.addEventListener("htmx:timeout", lost);
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     say(status === 403 ? "forbidden" : "failed");
@@ -435,7 +447,8 @@
   // Deals kept on the phone without a network (offline.js, with the rules engine it imports: 12
   // KB) load only when they may be needed, not with every scoreboard: when the player types into
   // a deal form, when the phone goes offline, on a page whose board has deals waiting (noted
-  // in localStorage by offline.js), and when a deal form cannot be sent (the module then keeps
+  // in localStorage by offline.js, else found in its IndexedDB store), and when a deal form
+  // cannot be sent (the module then keeps
   // that form's deal). Once loaded, the module handles these events itself.
   var offline = { loading: null, ready: false };
   function offlineDeals() {
@@ -456,6 +469,29 @@
     } catch (error) {
       return false;
     }
+  }
+  // The note can be lost (a browser killed before it wrote it down): the phone's store itself
+  // is asked then, so that deals waiting there are sent as the page opens.
+  function lookForWaiting() {
+    if (dealsWaiting()) { offlineDeals(); return; }
+    var element = document.getElementById("board-data");
+    var series;
+    try {
+      series = element && JSON.parse(element.textContent).series;
+    } catch (error) {
+      return;
+    }
+    if (!series || !window.indexedDB) return;
+    var open = indexedDB.open("kozel", 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore("deals", { keyPath: "key" }); };
+    open.onsuccess = function () {
+      var db = open.result;
+      var all = db.transaction("deals", "readonly").objectStore("deals").getAll();
+      all.onsuccess = function () {
+        db.close();
+        if (all.result.some(function (deal) { return deal.series === series; })) offlineDeals();
+      };
+    };
   }
   function isDealForm(element) {
     return Boolean(element && element.matches && element.matches("form.deal-form"));
@@ -501,7 +537,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     setUpLanguagePicker();
     if (!navigator.onLine) say("offline");
-    if (!navigator.onLine || dealsWaiting()) offlineDeals();
+    if (!navigator.onLine) offlineDeals();
+    else lookForWaiting();
     registerWorker();
     setUp(document);
     keepInView();

@@ -8,8 +8,9 @@ import { Deal, Series, rulesFrom, dealerSeat } from "./kozel-rules.js";
 
 const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
 // sending: a send() running (one at a time); posting: a waiting deal on its way to the server
-// (a deal typed meanwhile waits behind it); again: a send() asked for while one ran.
-const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, ticket: 0 };
+// (a deal typed meanwhile waits behind it); again: a send() asked for while one ran; trouble:
+// what the server said of the first waiting deal; over: theirs ended the round or the series.
+const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, over: false, ticket: 0 };
 
 // IndexedDB: one store of waiting deals, by entry key.
 let opened = null;
@@ -21,7 +22,8 @@ function store(mode, work) {
     open.onerror = () => reject(open.error);
   });
   return opened.then((db) => new Promise((resolve, reject) => {
-    const transaction = db.transaction("deals", mode);
+    // A change is on the disk before it is shown: a browser closed (or killed) at once keeps it.
+    const transaction = db.transaction("deals", mode, { durability: mode === "readwrite" ? "strict" : "default" });
     const request = work(transaction.objectStore("deals"));
     transaction.oncomplete = () => resolve(request && request.result);
     transaction.onerror = transaction.onabort = () => reject(transaction.error);
@@ -65,6 +67,18 @@ function score(board, waiting) {
   board.deals.forEach(([points, tricks]) => series.add(new Deal(points, tricks)));
   const outcomes = waiting.map((deal) => series.add(new Deal(deal.points, deal.tricks)));
   return { state: series.state, outcomes };
+}
+
+// Why a board takes no deal after its own, if it takes none: its round of N deals is played
+// (a club night), or the series is over. Waiting deals can then only be dropped: kept after
+// theirs, the server would refuse them again.
+function closed(board) {
+  if (!board) return null;
+  if (board.limit && board.next > board.limit) return words().roundOver;
+  try {
+    if (score(board, []).state.finished) return words().seriesOver;
+  } catch (error) { /* the board's own deals always score */ }
+  return null;
 }
 
 // A deal form read as the server's DealForm reads it: the counter, the rest of 120, the tricks.
@@ -238,8 +252,11 @@ async function render() {
   section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${waiting.length})`));
   const list = element("ol");
   waiting.forEach((deal, index) => {
+    // Not scored after theirs (they ended the series): the points as typed, named when every
+    // side was in play.
+    const named = deal.points.length === board.names.length;
     const text = result ? describe(result.outcomes[index], board.names)
-      : fill(w.deal, { n: deal.number, points: deal.points.join(" : ") });
+      : fill(w.deal, { n: deal.number, points: named ? deal.points.map((p, side) => `${board.names[side]} ${p}`).join(", ") : deal.points.join(" : ") });
     list.append(element("li", { "data-waiting": deal.number }, text));
   });
   section.append(list);
@@ -259,7 +276,7 @@ async function render() {
   }
   if (page.trouble) {
     section.append(element("p", { class: "notice", role: "alert" }, page.trouble));
-    section.append(element("button", { type: "button", class: "button primary", "data-keep-mine": "" }, w.keep));
+    if (!page.over) section.append(element("button", { type: "button", class: "button primary", "data-keep-mine": "" }, w.keep));
     section.append(element("button", { type: "button", class: "button danger", "data-drop-mine": "" }, w.dropMine));
     if (form) form.hidden = true;
   }
@@ -322,9 +339,12 @@ async function send() {
         const holder = document.createElement("div");
         holder.innerHTML = await response.text();
         const reason = holder.querySelector("#scoreboard .errors, #scoreboard .error, #scoreboard .notice");
-        page.trouble = response.status === 409 ? words().conflict
-          : fill(words().refused, { n: deal.number, reason: reason ? reason.textContent.trim() : "" });
         swapBoard(holder.innerHTML);
+        // Theirs ended the round or the series: mine cannot follow them, only be dropped.
+        const over = closed(data());
+        page.over = Boolean(over);
+        page.trouble = over || (response.status === 409 ? words().conflict
+          : fill(words().refused, { n: deal.number, reason: reason ? reason.textContent.trim() : "" }));
         await render();
         announce(waiting.length, null);
         return;
@@ -349,6 +369,7 @@ async function send() {
 // to the phone before anything is sent again.
 async function keepMine() {
   const board = data();
+  if (page.over || closed(board)) return; // no room after theirs (the button is not offered)
   const waiting = await waitingOf(board.series);
   const renumbered = waiting.map((deal, index) => ({ ...deal, key: newKey(), number: board.next + index, at: Date.now() + index }));
   try {
@@ -371,6 +392,7 @@ async function dropMine() {
   const waiting = await waitingOf(board.series);
   await store("readwrite", (deals) => waiting.forEach((deal) => deals.delete(deal.key)));
   page.trouble = null;
+  page.over = false;
   await render();
   announce(0, null);
 }

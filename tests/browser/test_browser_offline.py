@@ -4,6 +4,8 @@ entered with no network are kept, scored on the phone and saved once when it is 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -78,6 +80,66 @@ def test_a_refused_or_failed_deal_is_said_not_swallowed(tab, code, words):
     assert series.deals.count() == 0
     # htmx's own console line about the refusal is the subject of this test.
     tab.problems[:] = [p for p in tab.problems if f"Status Error Code {code}" not in p]
+
+
+FAILED = "The server could not do that just now. Nothing was lost: try again in a moment."
+FORBIDDEN = "This phone may no longer do that here. Reload the page to see why."
+NO_CONNECTION = "No connection. The score will catch up when the phone is back online."
+
+
+NEEDS_NETWORK = "Changing a saved deal needs the network. Try again when the phone is back online."
+
+
+@pytest.mark.parametrize("asked", ["undo", "put back", "live poll"])
+@pytest.mark.parametrize("answer", [500, 403, None])
+def test_every_request_of_the_board_that_fails_is_said_at_once(tab, asked, answer):
+    """Undo, put back and the board's own asking: a server error, a refusal and a request that
+    never reached the server are each said in the page. A failure of the player's own request
+    stays said while the board's asking goes on and succeeds; the asking's own failure ends
+    with its next answer."""
+    from tests.helpers import play_deals
+
+    series = play_deals(start_series(), [(70, 50), (40, 80)])
+    tab.open_link(series.score_token)
+    page = tab.page
+    if asked == "put back":
+        page.get_by_role("button", name="Undo").click()
+        expect(page.locator("#undone")).to_be_visible()
+    path = {"undo": "undo/", "put back": "redo/", "live poll": "live/"}[asked]
+    lost = NO_CONNECTION if asked == "live poll" else NEEDS_NETWORK
+    words = {500: FAILED, 403: FORBIDDEN, None: lost}[answer]
+
+    def fail(route):
+        if answer is None:
+            route.abort("internetdisconnected")  # the network or the server is gone
+        else:
+            route.fulfill(status=answer, body="no", content_type="text/html")
+
+    def failing(url: str) -> bool:
+        return f"/series/{series.pk}/{path}" in url
+
+    with tab.expecting(answer or 0):
+        page.route(failing, fail)
+        if asked == "undo":
+            page.get_by_role("button", name="Undo").click()
+        elif asked == "put back":
+            page.get_by_role("button", name="Put deal 2 back").click()
+        expect(status(page)).to_have_text(words)
+        if asked != "live poll":
+            page.wait_for_timeout(4500)  # the board asks twice meanwhile, and is answered
+            expect(status(page)).to_have_text(words)
+        else:
+            page.unroute(failing)
+            if answer == 403:
+                page.wait_for_timeout(4500)
+                expect(status(page)).to_have_text(words)  # until the page is reloaded
+            else:
+                expect(status(page)).to_be_hidden()
+    assert series.deals.count() == (1 if asked == "put back" else 2)
+    forgive_offline(tab)
+    # htmx's own console lines about the failure are the subject of this test.
+    said = (f"Status Error Code {answer}", "htmx:sendError", "htmx:afterRequest")
+    tab.problems[:] = [p for p in tab.problems if not any(s in p for s in said)]
 
 
 def test_the_russian_page_says_it_in_russian(tab):
@@ -279,6 +341,120 @@ def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
     forgive_offline(tab)
 
 
+def test_deals_offline_show_the_eggs_multiplier_the_dealer_and_the_goat(tab):
+    """Eggs that double the next deal, the dealer after each deal and the goat at the end, all
+    worked out on the phone with no network, as the server then records them."""
+    from scoring import rules
+    from scoring.rules.table import dealer_seat
+    from tests.helpers import TEAMS
+
+    ruleset = rules.PRESETS["eggs-double"]
+    deals = [((60, 60), None), ((40, 80), None), ((100, 20), None)]
+    deals += [((0, 120), (False, True)), ((40, 80), None)]
+
+    def dealer_after(count: int) -> str:
+        state = rules.replay(2, [rules.Deal(*deal) for deal in deals[:count]], rules=ruleset)
+        return TEAMS[dealer_seat(0, (0, 1, 0, 1), state)]
+
+    series = start_series(ruleset=ruleset)
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    facts = page.locator(".waiting-facts")
+    waiting = page.locator(".waiting li")
+    enter_deal(page, "60")
+    expect(facts).to_have_text(
+        "Totals with them: Anna & Vera 0, Boris & Gleb 0. "
+        f"Next to deal: {dealer_after(1)}. Next deal counts ×2"
+    )
+    enter_deal(page, "40")
+    expect(waiting.nth(1)).to_have_text(
+        "Deal 2: Anna & Vera 40, Boris & Gleb 80. Anna & Vera +4 (×2 for the eggs.)"
+    )
+    expect(facts).to_have_text(
+        f"Totals with them: Anna & Vera 4, Boris & Gleb 0. Next to deal: {dealer_after(2)}."
+    )
+    enter_deal(page, "100")
+    enter_deal(page, "0", naked="Anna & Vera")
+    expect(waiting.nth(3)).to_contain_text("Anna & Vera +6 (naked)")
+    enter_deal(page, "40")  # Anna & Vera reach 12: the goat
+    expect(waiting).to_have_count(5)
+    expect(facts).to_have_text(
+        "Totals with them: Anna & Vera 12, Boris & Gleb 4. The goat: Anna & Vera."
+    )
+    expect(page.locator(".sides .side").first).to_have_class(re.compile(r"\bgoat\b"))
+    expect(page.locator("form.deal-form")).to_be_hidden()
+
+    tab.context.set_offline(False)
+    expect(page.locator("table.deals tbody th")).to_have_text(["5", "4", "3", "2", "1"])
+    expect(page.locator(".waiting")).to_have_count(0)
+    until(page, lambda: series.deals.count() == 5, "the five deals recorded")
+    series.refresh_from_db()
+    assert series.finished
+    expect(page.locator(".sides .side-total")).to_have_text(["12", "4"])
+    forgive_offline(tab)
+
+
+def test_the_kept_game_and_its_waiting_deals_outlive_a_browser_restart(
+    browser_type, browser_type_launch_args, live_server, tmp_path
+):
+    """A phone's browser closed at once after a deal was typed with no network, and opened again
+    still offline: the kept scoreboard opens with the deal waiting. Opened once more online (the
+    page's note of waiting deals lost, as a killed browser may lose it), the deal is saved once
+    as the page loads."""
+    series = start_series()
+    profile = str(tmp_path / "profile")
+    options = {**browser_type_launch_args, "viewport": {"width": 360, "height": 740}}
+
+    def browser(*, online: bool, note_lost: bool = False):
+        # Offline from its start: the tab it reopens must not load the game online first.
+        context = browser_type.launch_persistent_context(profile, **options, offline=not online)
+        if note_lost:
+            context.add_init_script("localStorage.clear()")
+        return context, context.pages[0] if context.pages else context.new_page()
+
+    context, page = browser(online=True)
+    # A browser without Background Sync (Firefox, Safari): Chromium's would fire it as it starts
+    # again, and its worker send the deal over the machine's network (the emulated offline is
+    # the pages'); that sync has a test of its own.
+    context.add_init_script(
+        "Object.defineProperty(ServiceWorkerRegistration.prototype, 'sync', {get: () => undefined})"
+    )
+    try:
+        page.goto(f"{live_server.url}/join/{series.score_token}/")
+        page.locator("form[action^='/join/'] button[type=submit]").click()
+        expect(page.locator(".sides")).to_be_visible()
+        wait_for_worker(page)
+        page.reload()
+        until(page, lambda: any(n.startswith("kozel-pages-") for n in cache_names(page)), "kept")
+        context.set_offline(True)
+        enter_deal(page, "70")
+        expect(page.locator(".waiting li")).to_have_count(1)
+        page.wait_for_timeout(1500)  # the phone put down for a while
+    finally:
+        context.close()
+
+    context, page = browser(online=False)
+    try:
+        page.goto(f"{live_server.url}/series/{series.pk}/")
+        expect(page.locator(".sides .side-name")).to_have_text(["Anna & Vera", "Boris & Gleb"])
+        expect(page.locator(".waiting li")).to_have_text(
+            re.compile(r"^Deal 1: Anna & Vera 70, Boris & Gleb 50\.")
+        )
+    finally:
+        context.close()
+    assert series.deals.count() == 0
+
+    context, page = browser(online=True, note_lost=True)
+    try:
+        page.goto(f"{live_server.url}/series/{series.pk}/")
+        expect(page.locator("table.deals tbody th")).to_have_text(["1"])
+        expect(page.locator(".waiting")).to_have_count(0)
+        page.wait_for_timeout(500)
+        assert list(series.deals.values_list("points_0", flat=True)) == [70]
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("choice", ["Keep mine after theirs", "Drop mine"])
 def test_two_phones_offline_record_deal_6_and_the_second_chooses(open_tab, choice):
     from scoring.models import Deal
@@ -332,6 +508,59 @@ def test_two_phones_offline_record_deal_6_and_the_second_chooses(open_tab, choic
         forgive_offline(tab)
 
 
+ROUND_OVER = (
+    "This round is over: its deals were all recorded meanwhile (they are on the board above). "
+    "The deals on this phone cannot be saved in it."
+)
+SERIES_OVER = (
+    "This series is over: its last deal was recorded meanwhile (it is on the board above). "
+    "The deals on this phone cannot be saved in it."
+)
+
+
+@pytest.mark.parametrize("ended", ["round", "series"])
+def test_a_waiting_deal_that_theirs_left_no_room_for_can_only_be_dropped(open_tab, ended):
+    """Both phones offline type the last deal there is room for (a club night's round of 2, or
+    the deal that ends the series): the second phone back online is told the round (or the
+    series) is over and offered only to drop its deal; keeping it after theirs could never be
+    saved."""
+    from tests.helpers import LONG, play_deals, record
+
+    if ended == "round":
+        series = record(start_series(ruleset=LONG, deal_limit=2), (40, 80))
+        last, words = 2, ROUND_OVER
+    else:
+        series = play_deals(start_series(), [(100, 20)] * 2)  # Boris & Gleb on 8 of 12
+        last, words = 3, SERIES_OVER
+    first, second = open_tab(), open_tab()
+    pages = [kept_game(first, series), kept_game(second, series)]
+    for tab in (first, second):
+        tab.context.set_offline(True)
+    enter_deal(pages[0], "100")  # the last deal of the round, or the one that ends the series
+    enter_deal(pages[1], "70")
+    for page in pages:
+        expect(page.locator(".waiting li")).to_contain_text(f"Deal {last}:")
+
+    first.context.set_offline(False)
+    expect(pages[0].locator(".waiting")).to_have_count(0)
+    with second.expecting(409):
+        second.context.set_offline(False)
+        expect(pages[1].locator(".waiting .notice")).to_have_text(words)
+    waiting = pages[1].locator(".waiting")
+    expect(waiting.locator("li")).to_contain_text("Anna & Vera 70")
+    expect(waiting.get_by_role("button", name="Keep mine after theirs")).to_have_count(0)
+    expect(status(pages[1])).to_be_hidden()  # the choice says it; nothing is being sent
+
+    waiting.get_by_role("button", name="Drop mine").click()
+    expect(pages[1].locator(".waiting")).to_have_count(0)
+    expect(pages[1].locator("form.deal-form")).to_have_count(0)
+    pages[1].wait_for_timeout(500)
+    stored = list(series.deals.order_by("number").values_list("points_0", flat=True))
+    assert stored[-1] == 100 and len(stored) == last
+    for tab in (first, second):
+        forgive_offline(tab)
+
+
 def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
     from scoring.models import Deal
 
@@ -381,10 +610,13 @@ def test_undoing_a_waiting_deal_drops_it_and_a_saved_one_needs_the_network(tab):
     expect(page.locator(".sides .side-total")).to_have_text(["2", "0"])
     expect(page.get_by_role("heading", name="Deal 2: card points")).to_be_visible()
     # Changing the saved deal is the server's: with no network the page says so and stays.
+    expect(status(page)).to_have_text(NO_CONNECTION)
+    page.get_by_role("button", name="Undo").click()
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    expect(page.locator("#undone")).to_have_count(0)
     page.get_by_role("link", name="Edit deal 1").click()
-    expect(status(page)).to_have_text(
-        "Changing a saved deal needs the network. Try again when the phone is back online."
-    )
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    expect(page).to_have_url(tab.url(f"/series/{series.pk}/"))
     expect(page.locator(".sides")).to_be_visible()
     tab.context.set_offline(False)
     page.wait_for_timeout(500)

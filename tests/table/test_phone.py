@@ -93,6 +93,19 @@ def test_the_scoring_page_carries_the_board_and_the_words_a_watcher_does_not(qui
     assert "board-data" not in page and "offline-words" not in page
 
 
+def test_a_finished_series_still_carries_the_board_for_the_scoring_phone():
+    """Deals still waiting on a phone when another ended the series are shown against the final
+    board, to be dropped (offline.js): the scorer's page keeps the data, a watcher's has none."""
+    series = play_deals(start_series(), [(100, 20)] * 3)
+    series.refresh_from_db()
+    assert series.finished
+    page = creator_client(series).get(series.get_absolute_url()).content.decode()
+    assert 'name="entry_key"' not in page  # no deal form: the series takes no deal
+    assert '<div id="board-data" hidden>' in page and 'id="offline-words"' in page
+    watching = client_with_link(series, series.watch_token)
+    assert "board-data" not in watching.get(series.get_absolute_url()).content.decode()
+
+
 @pytest.mark.parametrize("limit", [None, 3])
 def test_the_phone_knows_a_rounds_deal_limit(limit):
     """A club night's round of N deals: the phone takes no deal past it, offline too."""

@@ -1,0 +1,102 @@
+"""The scoreboard's first load and the 50 KB goal of issue #15 ("the service worker and JS engine
+included, compressed"): the page, every file it names, the manifest and the icon the browser
+fetches to offer the install, the service worker, and what the worker fetches as it installs
+(the offline deals module and the rules engine, not yet in the browser's cache).
+
+``make lighthouse`` prints what a real browser transfers; this counts it in every test run.
+Static files are counted gzipped at level 9 (whitenoise's compression; Brotli would be smaller
+where the server has it), images as they are, pages as the site's own middleware sends them, and
+each response with a share for its headers."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+from scoring import offline
+from tests.helpers import creator_client, play_deals, start_series
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 50 * 1024
+HEADERS = 300  # what a response's status line and headers add on the wire (HTTP/2), each
+#: A game in progress after seven deals with eggs and a naked deal, as ``make lighthouse`` has it.
+GAME = [(60, 60), ((0, 120), (False, True)), (100, 20), (40, 80), (75, 45), (95, 25), (61, 59)]
+#: What the page itself makes the browser fetch (an apple-touch-icon is Safari's, on demand).
+FETCHED = re.compile(
+    r'<(?:link rel="(?!apple-touch-icon)[^"]*"|script|img)[^>]*?(?:href|src)="([^"]+)"'
+)
+
+
+def sent(client: Client, path: str) -> int:
+    response = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200, path
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return len(body)
+
+
+def static_file(url: str) -> int:
+    path = finders.find(url.removeprefix("/static/"))
+    assert path, url
+    with open(path, "rb") as file:
+        data = file.read()
+    return len(data) if url.endswith(".png") else len(gzip.compress(data, compresslevel=9))
+
+
+def page_load(client: Client, path: str) -> dict[str, int]:
+    """What the page itself loads, each file once, and its size on the wire."""
+    page = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert page.status_code == 200
+    body = gzip.decompress(page.content) if page.get("Content-Encoding") == "gzip" else page.content
+    weights = {path: len(page.content)}
+    for url in sorted(set(FETCHED.findall(body.decode()))):
+        weights[url] = static_file(url) if url.startswith("/static/") else sent(client, url)
+    manifest = json.loads(client.get("/manifest.webmanifest").content)
+    # The browser fetches one icon of the manifest to offer the install: the largest, counted.
+    largest = max(manifest["icons"], key=lambda icon: int(icon["sizes"].split("x")[0]))
+    weights[largest["src"]] = static_file(largest["src"])
+    weights["/sw.js"] = sent(client, "/sw.js")
+    return weights
+
+
+def with_the_workers_install(client: Client, weights: dict[str, int]) -> dict[str, int]:
+    """The worker's install fetches the shell: what the page has not loaded yet comes too."""
+    return weights | {url: static_file(url) for url in offline.shell_urls() if url not in weights}
+
+
+def total(weights: dict[str, int]) -> int:
+    return sum(weights.values()) + HEADERS * len(weights)
+
+
+def said(weights: dict[str, int]) -> str:
+    return f"{total(weights)} B: " + ", ".join(f"{url} {size}" for url, size in weights.items())
+
+
+@pytest.fixture
+def scoreboard(db) -> tuple[Client, str]:
+    series = play_deals(start_series(), GAME)
+    return creator_client(series), series.get_absolute_url()
+
+
+def test_what_the_scoreboard_itself_loads_stays_under_50_kb(scoreboard):
+    client, path = scoreboard
+    weights = page_load(client, path)
+    assert "/manifest.webmanifest" in weights and any(u.endswith("htmx.min.js") for u in weights)
+    assert total(weights) < BUDGET, said(weights)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue #15's 50 KB with the worker's install (the offline module and the rules engine) "
+    "is not met yet: about 57 KB gzipped (44 KB without); minify own files or add Brotli",
+)
+def test_the_first_load_with_the_workers_install_stays_under_50_kb(scoreboard):
+    client, path = scoreboard
+    weights = with_the_workers_install(client, page_load(client, path))
+    assert any("kozel-rules" in url for url in weights) and any("offline" in url for url in weights)
+    assert total(weights) < BUDGET, said(weights)
