@@ -310,6 +310,14 @@ def wrk(port: int, path: str, headers: dict[str, str]) -> tuple[float, float]:
     return rate, p99
 
 
+#: Where a board's deal form starts, and the inputs a cycle reads from it.
+DEAL_FORM = '<form method="post" class="deal-form'
+CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+NUMBER_INPUT = re.compile(r'name="number" value="([0-9]+)"')
+KEY_INPUT = re.compile(r'name="entry_key" value="([^"]+)"')
+POINTS_INPUT = re.compile(r'name="(points_[0-9])"')
+
+
 class Cycler(threading.Thread):
     """One phone: read the board, post the next deal (htmx), again, for ``SECONDS``."""
 
@@ -335,18 +343,20 @@ class Cycler(threading.Thread):
                             raise RuntimeError("ran out of games: raise GAMES_PER_CLIENT")
                     path = f"/series/{self.games[0]}/"
                     page = self._request(connection, "GET", path, cookies)
-                    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-                    number = re.search(r'name="number" value="([0-9]+)"', page)
-                    key = re.search(r'name="entry_key" value="([^"]+)"', page)
+                    # The deal form, read as a phone's browser reads it: its own inputs only.
+                    start = page.find(DEAL_FORM)
+                    form = page[start : page.find("</form>", start)] if start >= 0 else ""
+                    token = CSRF_INPUT.search(form)
+                    number = NUMBER_INPUT.search(form)
+                    key = KEY_INPUT.search(form)
                     if not (token and number and key):
                         raise RuntimeError(f"no deal form on {path}")
-                    # The deal's side fields, named as the page names them.
-                    fields = re.findall(r'name="(points_[0-9])"', page)
                     body = {
                         "csrfmiddlewaretoken": token.group(1),
                         "number": number.group(1),
                         "entry_key": key.group(1),
-                        **{field: "60" for field in fields},
+                        # The deal's side fields, named as the page names them.
+                        **{field: "60" for field in POINTS_INPUT.findall(form)},
                     }
                     self._request(
                         connection, "POST", f"{path}deals/", cookies, body, {"HX-Request": "true"}

@@ -16,7 +16,9 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
 ``PAGE_CACHE_URL`` (a Redis shared by every process for rendered pages, else each process's
 memory), ``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
-``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below).
+``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
+``MINIFY_STATIC`` (default true: our JavaScript and CSS served minified) and ``MINIFIED_ROOT``
+(where the minified copies are made; default: a folder of the temporary one).
 
 ``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
 to ``X-Forwarded-For`` (default: 1 in production when ``SECURE_PROXY_SSL_HEADER`` trusts a proxy,
@@ -272,13 +274,21 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Our own JavaScript and CSS served minified wherever static files are served (development, the
+# tests, collectstatic): kozel_site/staticfiles.py. MINIFY_STATIC=false for the sources as written.
+STATICFILES_FINDERS = [
+    "kozel_site.staticfiles.MinifyingFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+]
+MINIFY_STATIC = envbool("MINIFY_STATIC", True)
+MINIFIED_ROOT = os.environ.get("MINIFIED_ROOT", "")
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "kozel_site.staticfiles.ManifestStorage"
     },
 }
 

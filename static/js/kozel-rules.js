@@ -119,7 +119,9 @@ function python(value, quoted) {
   }
   if (typeof value === "string") return quoted ? `'${value}'` : value;
   if (Array.isArray(value)) return `[${value.map((item) => python(item, true)).join(", ")}]`;
-  return `{${Object.entries(value).map(([k, v]) => `'${k}': ${python(v, true)}`).join(", ")}}`;
+  // No template inside another's ${}: the minifier would squeeze the inner one's spaces.
+  const items = Object.entries(value).map(([k, v]) => "'" + k + "': " + python(v, true));
+  return "{" + items.join(", ") + "}";
 }
 
 // Card points per side in play and, per side, whether it took a trick (null: no side has 0

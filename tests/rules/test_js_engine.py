@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
 from scoring.rules import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, vectors
@@ -58,10 +59,16 @@ def _failures(result: subprocess.CompletedProcess[str]) -> str:
     )
 
 
-def test_the_js_engine_scores_every_vector_as_python(tmp_path):
+@pytest.mark.parametrize("served", [False, True], ids=["source", "minified"])
+def test_the_js_engine_scores_every_vector_as_python(tmp_path, served):
+    """The source, and the engine as phones get it (minified: kozel_site/staticfiles.py)."""
     path = tmp_path / "vectors.jsonl"
     call_command("rules_vectors", count=1000, seed=2025, output=str(path))
-    result = _node(path)
+    module = None
+    if served:
+        module = Path(finders.find("js/kozel-rules.js"))
+        assert module != MODULE and len(module.read_bytes()) < len(MODULE.read_bytes())
+    result = _node(path, module)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout
     assert "# 1000 series" in result.stdout  # the vectors were read, not an empty file
