@@ -78,8 +78,8 @@ def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
                 _("%(side)s: total") % {"side": side.name},
             ]
         yield [*header, _("Eggs"), _("Multiplier"), _("Result")]
-        for deal in board.deals:
-            row = [deal.number, when(deal.row.created_at)]
+        for deal, stored in zip(board.deals, deals, strict=True):
+            row = [deal.number, when(stored.created_at)]
             for cell in deal.cells:
                 row += [cell["points"], cell["defeat"], cell["total"]]
             yield [*row, "yes" if deal.eggs else "", deal.multiplier, deal.summary]

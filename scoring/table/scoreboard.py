@@ -5,6 +5,7 @@ Only presentation lives here (names, words, bar widths); every number comes from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -12,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import rules
-from scoring.models import Deal, Seat, Series
+from scoring.models import Seat, Series
 from scoring.rules.table import dealer_seat, first_leader_seat
-from scoring.table.replays import replay_rows
+from scoring.table.replays import StoredDeal, replay_rows
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class DealRow:
     cells: list[dict]  # per original side: points, defeat, total, naked (charged the 6)
     eggs: bool
     multiplier: int
-    row: Deal
+    row: StoredDeal
     outcome: rules.DealOutcome = field(repr=False)
     names: list[str] = field(repr=False)
 
@@ -55,7 +56,7 @@ class Scoreboard:
     seats: list[Seat]
     sides: list[SideView]
     in_play: list[SideView]
-    rows: list[Deal] = field(repr=False)
+    rows: Sequence[StoredDeal] = field(repr=False)
     names: list[str]  # each side's
     dealer: str | None
     leader: str | None
@@ -158,7 +159,9 @@ def joined(names: list[str]) -> str:
     return _(" and ").join(names)
 
 
-def build(series: Series, rows: list[Deal], state: rules.SeriesState | None = None) -> Scoreboard:
+def build(
+    series: Series, rows: Sequence[StoredDeal], state: rules.SeriesState | None = None
+) -> Scoreboard:
     """The scoreboard of a series whose seats (with players) are prefetched; ``state``: the
     engine's state after ``rows`` when the caller has it (else they are replayed)."""
     seats = sorted(series.seats.all(), key=lambda seat: seat.position)

@@ -71,34 +71,37 @@ _SEAT_PLAYER = Seat._meta.get_field("player")
 _SEAT_SERIES = Seat._meta.get_field("series")
 
 
-#: What the board and the engine read of a deal (its times, recorder and key are not shown).
-PLAYED = (
-    "id",
-    "series_id",
-    "number",
-    "points_0",
-    "points_1",
-    "points_2",
-    "tricks_0",
-    "tricks_1",
-    "tricks_2",
-)
+class PlayedDeal(NamedTuple):
+    """A stored deal as the scoreboard and the engine read it (``replays.StoredDeal``): its
+    number, card points and tricks per original side, without a model instance each."""
+
+    id: int
+    number: int
+    points: tuple[int | None, int | None, int | None]
+    tricks: tuple[bool | None, bool | None, bool | None]
 
 
-def played_deals(series: Series) -> list[Deal]:
-    """The series' deals in order, as the scoreboard and the engine read them: ``PLAYED``, in
-    one plain query (``scoring.plainsql``); the other fields are deferred, as ``only()`` leaves
-    them (each read later would cost a query: the board and the engine read none)."""
+def played_deals(series: Series) -> list[PlayedDeal]:
+    """The series' deals in order, as the scoreboard and the engine read them, in one plain
+    query (a model instance per deal cost more than the rest of the read)."""
     connection = plainsql.reader(Deal)
-    deals = plainsql.columns(Deal, connection, PLAYED)
+    table = plainsql.columns(Deal, connection).table
     sql = (
-        f"SELECT {deals.sql} FROM {deals.table} "
-        f"WHERE {deals.table}.series_id = %s ORDER BY {deals.table}.number"
+        "SELECT id, number, points_0, points_1, points_2, tricks_0, tricks_1, tricks_2 "
+        f"FROM {table} WHERE series_id = %s ORDER BY number"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [series.pk])
         rows = cursor.fetchall()
-    return [deals.instance(connection, row) for row in rows]
+    return [
+        PlayedDeal(
+            pk,
+            number,
+            (points_0, points_1, points_2),
+            tuple(None if took is None else bool(took) for took in tricks),  # type: ignore[arg-type]
+        )
+        for pk, number, points_0, points_1, points_2, *tricks in rows
+    ]
 
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:

@@ -39,7 +39,13 @@ from scoring.models import (
 from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
-from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
+from scoring.table.replays import (
+    StoredDeal,
+    engine_series,
+    replay_rows,
+    row_snapshot,
+    row_values,
+)
 from scoring.table.selectors import entry_key_use, last_undone, series_row
 
 
@@ -72,7 +78,7 @@ class Recorded:
     deal: Deal | None = None
     #: A new deal: every deal row of the series and the engine's state after them, as the
     #: write read them under its lock (the fresh scoreboard, without reading them again).
-    rows: list[Deal] | None = None
+    rows: list[StoredDeal] | None = None
     state: rules.SeriesState | None = None
 
     @property
@@ -385,7 +391,7 @@ def deal_record(
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
-    known: tuple[int, list[Deal], rules.Series] | None = None,
+    known: tuple[int, Sequence[StoredDeal], rules.Series] | None = None,
 ) -> Recorded:
     """Record the next deal of a series, or say why not (``Recorded.entry``, decided by
     ``entry_decision`` under the series' lock): a retried form gets its deal back, a form for a
@@ -399,6 +405,7 @@ def deal_record(
     try:
         with transaction.atomic():
             series = _locked(series_id)
+            rows: Sequence[StoredDeal]
             if known and known[0] == series.version:
                 rows, running = list(known[1]), known[2].copy()
             else:
