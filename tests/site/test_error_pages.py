@@ -17,7 +17,7 @@ from django.utils import translation
 
 from scoring.leagues import services as league_services
 from scoring.models import Membership
-from tests.helpers import logged_in
+from tests.helpers import html, logged_in
 
 
 def boom(request: HttpRequest) -> HttpResponse:
@@ -27,10 +27,6 @@ def boom(request: HttpRequest) -> HttpResponse:
 urlpatterns = [path("boom/", boom), path("", include("kozel_site.urls"))]
 
 RUSSIAN = {"HTTP_ACCEPT_LANGUAGE": "ru"}
-
-
-def html(response) -> str:
-    return response.content.decode()
 
 
 def token_of(response) -> str:

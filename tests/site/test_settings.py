@@ -85,7 +85,7 @@ def test_production_is_secure_by_default(monkeypatch):
     assert values["ALLOWED_HOSTS"] == ["kozel.example.org"]
     assert values["CSRF_TRUSTED_ORIGINS"] == ["https://kozel.example.org"]
     storage = values["STORAGES"]["staticfiles"]["BACKEND"]
-    assert storage == "kozel_site.staticfiles.ManifestStorage"  # WhiteNoise's, compressed and hashed
+    assert storage == "kozel_site.staticfiles.ManifestStorage"  # WhiteNoise's, hashed
 
 
 def test_production_values_can_be_tuned(monkeypatch):

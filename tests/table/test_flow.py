@@ -20,6 +20,7 @@ from tests.helpers import (
     creator_client,
     db_snapshot,
     deal_data,
+    html,
     logged_in,
     play_out,
     record,
@@ -28,10 +29,6 @@ from tests.helpers import (
 )
 
 HTMX = {"HX-Request": "true"}
-
-
-def html(response) -> str:
-    return response.content.decode()
 
 
 def url(series: Series, rest: str = "") -> str:
