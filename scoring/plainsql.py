@@ -1,11 +1,13 @@
-"""Plain ``SELECT``s for the few reads on the deal-entry path, written once per database.
+"""Plain SQL for the reads and writes of the deal-entry path, built once per database.
 
 The ORM builds the SQL of a query anew on every call, and on the busiest path of the site (a
 phone reading a board, then recording a deal on it) building it cost more than the database
 spent answering (``docs/PERFORMANCE.md``). Here a model's columns, their order and the ORM's
 own converters are worked out once per database connection alias, and rows become model
-instances through ``Model.from_db``, exactly as a queryset makes them: the same values,
-whatever the database (tested against the ORM in ``tests/table/test_plainsql.py``).
+instances through ``Model.from_db``, exactly as a queryset makes them; an ``UPDATE`` or an
+``INSERT`` takes each value as its field prepares it for saving. The same values whatever the
+database (tested against the ORM in ``tests/table/test_plainsql.py``). Everything else writes
+and reads through the ORM.
 """
 
 from __future__ import annotations
@@ -25,14 +27,9 @@ class Columns:
     """A model's concrete columns on one database: their SQL (qualified by the table) and how
     a row's values become the instance's."""
 
-    def __init__(
-        self,
-        model: type[Model],
-        connection: BaseDatabaseWrapper,
-        only: tuple[str, ...] | None = None,
-    ) -> None:
+    def __init__(self, model: type[Model], connection: BaseDatabaseWrapper) -> None:
         meta = model._meta
-        chosen = [field for field in meta.concrete_fields if only is None or field.attname in only]
+        chosen = list(meta.concrete_fields)
         self.model = model
         self.table = connection.ops.quote_name(meta.db_table)
         self.names = [field.attname for field in chosen]
@@ -48,8 +45,7 @@ class Columns:
         return len(self.names)
 
     def instance(self, connection: BaseDatabaseWrapper, values: Sequence[Any]) -> Any:
-        """The model instance of ``values`` (these columns, in order; any others deferred, as
-        ``QuerySet.only()`` leaves them)."""
+        """The model instance of ``values`` (its columns, in order)."""
         converted = []
         for value, steps in zip(values, self.steps, strict=True):
             for found, column in steps:
@@ -59,18 +55,15 @@ class Columns:
         return self.model.from_db(connection.alias, self.names, converted)
 
 
-_KNOWN: dict[tuple[str, type[Model], tuple[str, ...] | None], Columns] = {}
+_KNOWN: dict[tuple[str, type[Model]], Columns] = {}
 
 
-def columns(
-    model: type[Model], connection: BaseDatabaseWrapper, only: tuple[str, ...] | None = None
-) -> Columns:
-    """``model``'s columns on ``connection``'s database (``only`` these attributes, if given),
-    worked out once."""
-    key = (connection.alias, model, only)
+def columns(model: type[Model], connection: BaseDatabaseWrapper) -> Columns:
+    """``model``'s columns on ``connection``'s database, worked out once."""
+    key = (connection.alias, model)
     known = _KNOWN.get(key)
     if known is None:
-        known = _KNOWN[key] = Columns(model, connection, only)
+        known = _KNOWN[key] = Columns(model, connection)
     return known
 
 
