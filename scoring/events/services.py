@@ -230,9 +230,13 @@ def _player_ids(event: Event, rounds: Sequence[EventRound]) -> set[int]:
 def _nights_of(
     league_id: int, player_id: int, *, lock: bool
 ) -> list[tuple[Event, list[EventRound]]]:
+    """The league's club nights that name ``player_id``, each with its rounds (read with them,
+    in one more query whatever their number); ``lock``: locked until the transaction ends."""
     events = Event.objects.filter(league_id=league_id).order_by("pk")
+    if lock:
+        events = events.select_for_update()
     found = []
-    for event in events.select_for_update() if lock else events:
+    for event in events.prefetch_related("played_rounds"):
         rounds = list(event.played_rounds.all())
         if player_id in _player_ids(event, rounds):
             found.append((event, rounds))

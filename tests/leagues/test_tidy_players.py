@@ -327,3 +327,21 @@ def test_a_club_night_naming_a_player_merged_away_before_says_so_instead_of_fail
         event=night, players=list(Player.objects.filter(pk__in=night.present))
     )
     assert event_services.round_start(event=night).number == 2
+
+
+def test_a_merge_preview_reads_the_club_nights_in_as_many_queries_however_many(league):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    make_event(league, 8, rounds=3)
+    first, second = player(league, "Player 01"), player(league, "Player 02")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            services.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
+        return len(captured)
+
+    one = queries()
+    for _ in range(3):
+        make_event(league, 8, rounds=3)
+    assert queries() == one
