@@ -351,7 +351,8 @@ CACHES["pages"] = {
 PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
 if PAGE_CACHE_URL:
     CACHES["pages_shared"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's Redis backend, with one client kept per process (kozel_site/redis_cache.py).
+        "BACKEND": "kozel_site.redis_cache.RedisCache",
         "LOCATION": PAGE_CACHE_URL,
         "KEY_PREFIX": "kozel-pages",
         "TIMEOUT": 600,

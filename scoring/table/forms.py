@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
@@ -148,30 +149,65 @@ def _points_field(label) -> forms.IntegerField:
     )
 
 
+def _hidden_number(min_value: int, max_value: int) -> forms.IntegerField:
+    """A hidden number the page wrote (a deal's number, a series' version): stale if wrong."""
+    return forms.IntegerField(
+        widget=forms.HiddenInput,
+        min_value=min_value,
+        max_value=max_value,
+        error_messages=dict.fromkeys(["required", "invalid", "min_value", "max_value"], STALE),
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _deal_form_fields(
+    sides: tuple[tuple[int, str], ...], entry: bool, language: str | None
+) -> dict[str, forms.Field]:
+    """A deal form's fields for these sides, in this language (the trick questions name the
+    sides): built once, and shared by every ``DealForm`` of them (see there)."""
+    fields: dict[str, forms.Field] = {}
+    if entry:
+        fields["number"] = _hidden_number(1, MAX_DEALS)
+        fields["entry_key"] = forms.UUIDField(
+            widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
+        )
+    else:
+        fields["version"] = _hidden_number(0, MAX_VERSION)
+    for side, label in sides:
+        fields[f"points_{side}"] = _points_field(label)
+        fields[f"tricks_{side}"] = forms.ChoiceField(
+            label=_("Did %(side)s take a trick?") % {"side": label},
+            choices=YES_NO,
+            required=False,
+            widget=forms.RadioSelect,
+        )
+    for rank in rules.COUNTED_RANKS:
+        fields[f"count_{rank}"] = forms.IntegerField(
+            label=RANK_LABELS[rank],
+            required=False,
+            min_value=0,
+            max_value=4,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        )
+    return fields
+
+
 class DealForm(forms.Form):
     """One deal's card points for the sides in play, and for a side with 0 points, its tricks.
 
     Leave one side empty and it gets what is left of 120. The optional card counter fills the
     first side's points from how many A, 10, K, Q and J its pile holds.
+
+    A form for the next deal carries its hidden ``number`` and one-time ``entry_key``; an edit
+    form its hidden ``version``. The fields are built once per sides, kind and language
+    (``_deal_form_fields``) and shared by every form of them, where Django deep-copies a form's
+    fields for each instance so that one instance may change its own: building them was a
+    quarter of a millisecond, twice on every recorded deal (``docs/PERFORMANCE.md``). So no code
+    may change a ``DealForm``'s field (its widget, attributes, label, choices) on an instance:
+    a form may only add or remove fields in its own ``fields`` dict, which is its own.
     """
 
     deal_total = rules.DEAL_TOTAL  # for the page's script, which fills in the rest of 120
-
-    number = forms.IntegerField(
-        widget=forms.HiddenInput,
-        min_value=1,
-        max_value=MAX_DEALS,
-        error_messages=dict.fromkeys(["required", "invalid", "min_value", "max_value"], STALE),
-    )
-    entry_key = forms.UUIDField(
-        widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
-    )
-    version = forms.IntegerField(
-        widget=forms.HiddenInput,
-        min_value=0,
-        max_value=MAX_VERSION,
-        error_messages=dict.fromkeys(["required", "invalid", "min_value", "max_value"], STALE),
-    )
 
     def __init__(self, *args, sides: list[tuple[int, str]], entry: bool = True, **kwargs):
         """``sides``: (original side index, label) of every side in play, in side order.
@@ -182,27 +218,7 @@ class DealForm(forms.Form):
         """
         super().__init__(*args, **kwargs)
         self.sides = sides
-        if entry:
-            del self.fields["version"]
-        else:
-            del self.fields["number"]
-            del self.fields["entry_key"]
-        for side, label in sides:
-            self.fields[f"points_{side}"] = _points_field(label)
-            self.fields[f"tricks_{side}"] = forms.ChoiceField(
-                label=_("Did %(side)s take a trick?") % {"side": label},
-                choices=YES_NO,
-                required=False,
-                widget=forms.RadioSelect,
-            )
-        for rank in rules.COUNTED_RANKS:
-            self.fields[f"count_{rank}"] = forms.IntegerField(
-                label=RANK_LABELS[rank],
-                required=False,
-                min_value=0,
-                max_value=4,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            )
+        self.fields = dict(_deal_form_fields(tuple(sides), entry, get_language()))
 
     def top_errors(self) -> list[str]:
         """Errors shown above the fields: the form's own, and its hidden fields'."""

@@ -386,7 +386,7 @@ def shared_pages(location: str = REDIS) -> dict:
     return {
         **settings.CACHES,
         "pages_shared": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "kozel_site.redis_cache.RedisCache",
             "LOCATION": location,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -438,3 +438,29 @@ def test_a_shared_cache_that_does_not_answer_costs_a_render_never_an_error(caplo
             pagecache._paused_until = 0.0
     assert "page cache not answering" in caplog.text
     assert caplog.text.count("page cache not answering") == 1  # then left alone for a while
+
+
+def test_the_shared_cache_keeps_one_redis_client_and_works_in_a_forked_process(redis_server):
+    """``kozel_site.redis_cache``: one client per pool, not one per call as Django's backend
+    makes; after a fork (gunicorn's workers) the child opens connections of its own."""
+    import os
+
+    with override_settings(CACHES=shared_pages()):
+        everyone = pagecache.shared()
+        client = everyone._cache.get_client()
+        assert everyone._cache.get_client(write=True) is client
+        everyone.set("before-fork", b"kept")
+        assert everyone.get("before-fork") == b"kept"
+        reader, writer = os.pipe()
+        child = os.fork()
+        if child == 0:  # the child: the same cache object, as a forked worker has it
+            try:
+                everyone.set("in-child", b"child")
+                ok = everyone.get("before-fork") == b"kept"
+                os.write(writer, b"1" if ok else b"0")
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)
+        assert os.read(reader, 1) == b"1"
+        assert everyone.get("in-child") == b"child"
+        assert everyone._cache.get_client() is client
