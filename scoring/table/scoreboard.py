@@ -66,35 +66,40 @@ class Scoreboard:
 
     @cached_property
     def deals(self) -> list[DealRow]:
-        sides = range(len(self.sides))
-        deals = []
-        for outcome, row in zip(self.state.deals, self.rows, strict=True):
-            naked = outcome.naked
-            cells = [
-                {
-                    "points": outcome.points_of(side),
-                    "defeat": outcome.defeat[side],
-                    "total": outcome.totals[side],
-                    "naked": side in naked,
-                }
-                for side in sides
-            ]
-            deals.append(
-                DealRow(
-                    number=outcome.number,
-                    cells=cells,
-                    eggs=outcome.eggs,
-                    multiplier=outcome.multiplier,
-                    row=row,
-                    outcome=outcome,
-                    names=self.names,
-                )
-            )
-        return deals
+        return [
+            self._row(outcome, row)
+            for outcome, row in zip(self.state.deals, self.rows, strict=True)
+        ]
 
-    @property
+    @cached_property
     def last(self) -> DealRow | None:
-        return self.deals[-1] if self.rows else None
+        """The newest deal's row (the board says it in words), without the others'."""
+        if not self.rows:
+            return None
+        if "deals" in self.__dict__:
+            return self.deals[-1]
+        return self._row(self.state.deals[-1], self.rows[-1])
+
+    def _row(self, outcome: rules.DealOutcome, row: StoredDeal) -> DealRow:
+        naked = outcome.naked
+        cells = [
+            {
+                "points": outcome.points_of(side),
+                "defeat": outcome.defeat[side],
+                "total": outcome.totals[side],
+                "naked": side in naked,
+            }
+            for side in range(len(self.sides))
+        ]
+        return DealRow(
+            number=outcome.number,
+            cells=cells,
+            eggs=outcome.eggs,
+            multiplier=outcome.multiplier,
+            row=row,
+            outcome=outcome,
+            names=self.names,
+        )
 
     @property
     def sides_count(self) -> int:

@@ -43,22 +43,30 @@ def deal_rows(context, board: Scoreboard, series: Series, can_score: bool) -> Sa
         f'<tr class="eggs-note"><td colspan="{board.sides_count + 2}">'
         f"{escape(gettext('Eggs! 60:60.'))}</td></tr>"
     )
-    for index, deal in enumerate(reversed(board.deals)):
-        out.append('<tr class="is-eggs">' if deal.eggs else "<tr>")
-        out.append(f'<th scope="row">{deal.number}</th>')
-        for cell in deal.cells:
-            points = cell["points"]
-            defeat = cell["defeat"]
+    # From the engine's outcomes, not the board's DealRows (``Scoreboard.deals``): the rows
+    # need no words, and building a row object per deal cost as much as writing the rows.
+    sides = range(board.sides_count)
+    for index, outcome in enumerate(reversed(board.state.deals)):
+        number, defeats, totals = outcome.number, outcome.defeat, outcome.totals
+        in_play, points_in_play = outcome.in_play, outcome.deal.points
+        naked_sides = outcome.naked
+        out.append('<tr class="is-eggs">' if outcome.eggs else "<tr>")
+        out.append(f'<th scope="row">{number}</th>')
+        for side in sides:
+            defeat = defeats[side]
             out.append("<td>")
-            out.append("—" if points is None else f'<span class="pts">{points}</span>')
+            if side in in_play:
+                out.append(f'<span class="pts">{points_in_play[in_play.index(side)]}</span>')
+            else:
+                out.append("—")
             if defeat:
                 out.append(f' <span class="plus">+{defeat}</span>')
-                if cell["naked"]:
+                if side in naked_sides:
                     out.append(f' <span class="tag">{naked}</span>')
-            out.append(f' <span class="running">{cell["total"]}</span></td>')
+            out.append(f' <span class="running">{totals[side]}</span></td>')
         if can_score:
-            edit_url = f"{edit_before}{deal.number}{edit_after}"
-            label = escape(edit_label % {"n": deal.number})
+            edit_url = f"{edit_before}{number}{edit_after}"
+            label = escape(edit_label % {"n": number})
             out.append(
                 f'<td class="actions"><a href="{edit_url}" aria-label="{label}">{edit_word}</a>'
             )
@@ -66,12 +74,12 @@ def deal_rows(context, board: Scoreboard, series: Series, can_score: bool) -> Sa
                 out.append(
                     f' <form method="post" action="{undo_url}" hx-post="{undo_url}" data-undo>'
                     f"{csrf}"
-                    f'<input type="hidden" name="number" value="{deal.number}">'
+                    f'<input type="hidden" name="number" value="{number}">'
                     f'<input type="hidden" name="version" value="{series.version}">'
                     f'<button type="submit" class="link">{undo_word}</button></form>'
                 )
             out.append("</td>")
         out.append("</tr>\n")
-        if deal.eggs:
+        if outcome.eggs:
             out.append(eggs_note + "\n")
     return mark_safe("".join(out))  # numbers, and words escaped above
