@@ -244,3 +244,20 @@ def test_rendered_pages_are_kept_in_each_process_memory(monkeypatch):
     pages = production(monkeypatch)["CACHES"]["pages"]
     assert pages["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     assert "scoring.compression.SafeGZipMiddleware" in production(monkeypatch)["MIDDLEWARE"]
+
+
+def test_the_gunicorn_master_freezes_what_it_loaded_and_raises_the_young_generation():
+    """``on_starting`` (a preloaded app, before the workers fork): what the master loaded is out
+    of the collector's sight, and the workers inherit the larger young generation."""
+    import gc
+    from types import SimpleNamespace
+
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "kozel_site/gunicorn.conf.py"))
+    before = gc.get_threshold()
+    try:
+        conf["on_starting"](SimpleNamespace(cfg=SimpleNamespace(preload_app=True)))
+        assert gc.get_threshold() == conf["GC_THRESHOLDS"] != before
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
