@@ -12,6 +12,8 @@ cache never uses). Everything else is Django's backend as documented.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 
@@ -19,17 +21,14 @@ from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCach
 class RedisCacheClient(DjangoRedisCacheClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, object] = {}
+        self._clients: dict[bool, Any] = {}
 
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
-        client = self._clients.get(index)
+        """The client Django's backend would make, made once (per kind, writing or reading:
+        with several servers, a process reads from the one it picked first)."""
+        client = self._clients.get(write)
         if client is None:
-            if index not in self._pools:
-                self._pools[index] = self._pool_class.from_url(
-                    self._servers[index], **self._pool_options
-                )
-            client = self._clients[index] = self._client(connection_pool=self._pools[index])
+            client = self._clients[write] = super().get_client(key, write=write)
         return client
 
 

@@ -30,6 +30,7 @@ def board_sides(board: Scoreboard) -> SafeString:
     for side in board.sides:
         name = escape(side.name)
         classes = "side" + (" out" if side.out else "") + (" goat" if side.goat else "")
+        left: str
         if side.goat:
             left = escape(gettext("goat"))
         elif side.out:

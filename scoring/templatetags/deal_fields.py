@@ -24,7 +24,8 @@ from collections import OrderedDict
 
 from django import template
 from django.forms import Form
-from django.template.loader import get_template, render_to_string
+from django.template import engines
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -112,7 +113,7 @@ def deal_form(context) -> SafeString:
     from scoring.table.forms import DealForm
 
     form, board, series = context["form"], context["board"], context["series"]
-    partial = get_template(FORM).template
+    partial = engines["django"].engine.get_template(FORM)  # type: ignore[attr-defined]
     shown = [(name, form.initial.get(name)) for name in form.fields if name.startswith(SHOWN)]
     words = [label for _side, label in form.sides] + [str(value) for _name, value in shown]
     if (

@@ -447,8 +447,10 @@ def test_the_shared_cache_keeps_one_redis_client_and_works_in_a_forked_process(r
 
     with override_settings(CACHES=shared_pages()):
         everyone = pagecache.shared()
-        client = everyone._cache.get_client()
-        assert everyone._cache.get_client(write=True) is client
+        client, writer_client = everyone._cache.get_client(), everyone._cache.get_client(write=True)
+        assert everyone._cache.get_client() is client  # made once for reading, once for writing
+        assert everyone._cache.get_client(write=True) is writer_client
+        assert client.connection_pool is writer_client.connection_pool  # one server: one pool
         everyone.set("before-fork", b"kept")
         assert everyone.get("before-fork") == b"kept"
         reader, writer = os.pipe()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -45,3 +46,48 @@ def test_a_session_it_saves_django_reads():
     store["y"] = [1, 2]
     store.save()
     assert DjangoStore(store.session_key)["y"] == [1, 2]
+
+
+def test_a_session_decoded_again_comes_from_the_kept_json_each_read_its_own():
+    from scoring import sessions
+
+    written = SessionStore()
+    written["series_links"] = {"1": "token", "2": "other"}
+    written.create()
+    sessions._decoded.clear()
+    first = SessionStore(written.session_key)
+    assert first["series_links"] == {"1": "token", "2": "other"}
+    first["series_links"]["1"] = "changed in place"  # a reader changing what it read
+    first["series_links"].pop("2")
+    second = SessionStore(written.session_key)
+    assert second["series_links"] == {"1": "token", "2": "other"}
+    assert len(sessions._decoded) == 1
+    stored = Session.objects.get(pk=written.session_key).session_data
+    assert json.loads(sessions._decoded[stored]) == {"series_links": {"1": "token", "2": "other"}}
+
+
+def test_a_session_whose_signature_fails_is_empty_and_never_kept():
+    from scoring import sessions
+
+    written = SessionStore()
+    written["x"] = 1
+    written.create()
+    sessions._decoded.clear()
+    stored = Session.objects.get(pk=written.session_key).session_data
+    tampered = stored[:-3] + ("aaa" if not stored.endswith("aaa") else "bbb")
+    Session.objects.filter(pk=written.session_key).update(session_data=tampered)
+    assert SessionStore(written.session_key).get("x") is None
+    assert not sessions._decoded
+
+
+def test_no_more_than_kept_sessions_stay_decoded(monkeypatch):
+    from scoring import sessions
+
+    monkeypatch.setattr(sessions, "KEPT", 3)
+    sessions._decoded.clear()
+    for number in range(5):
+        written = SessionStore()
+        written["n"] = number
+        written.create()
+        assert SessionStore(written.session_key)["n"] == number
+    assert len(sessions._decoded) == 3
