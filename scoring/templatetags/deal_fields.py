@@ -140,8 +140,10 @@ def deal_form(context) -> SafeString:
             if len(_kept) > KEPT:
                 _kept.popitem(last=False)
     number = board.next_number
+    # The series last: its id, whatever its digits, is never taken for another stand-in (the
+    # deal numbers are small; none holds a stand-in's digits).
     return mark_safe(
-        found.replace(_STAND_INS[0], str(series.pk))
-        .replace(_STAND_INS[1], str(number))
+        found.replace(_STAND_INS[1], str(number))
         .replace(_STAND_INS[2], str(number - 1))
+        .replace(_STAND_INS[0], str(series.pk))
     )
