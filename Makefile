@@ -90,6 +90,7 @@ bench: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/seating.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/event_board.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/exports.py
+	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/deal_cycle.py
 
 # This site against a bare Django project under the same gunicorn (Debian's wrk); figures only.
 loadtest: install wrk

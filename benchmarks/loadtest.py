@@ -148,8 +148,9 @@ def site_data(env: dict[str, str]) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def make_data() -> None:
-    """Run in the child: print the paths, cookies and games the load runs use, as JSON."""
+def make_data() -> dict:
+    """The paths, cookies and games the load runs use (run in a child process by ``site_data``,
+    which reads them as JSON; ``benchmarks/deal_cycle.py`` calls it in its own process)."""
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
     import django
@@ -234,19 +235,15 @@ def make_data() -> None:
         games = [clone(board) for _ in range(GAMES_PER_CLIENT)]
         links = {str(series.pk): series.score_token for series in games}
         cycles.append({"cookie": session_for(links=links), "games": [s.pk for s in games]})
-    print(
-        json.dumps(
-            {
-                "board": f"/series/{board.pk}/",
-                "live": f"/series/{board.pk}/live/?version={board.version}",
-                "board_cookie": session_for(links={str(board.pk): board.score_token}),
-                "owner_cookie": session_for(owner),
-                "standings": f"/leagues/{league.pk}/standings/",
-                "public": f"/public/{league.share_token}/",
-                "cycles": cycles,
-            }
-        )
-    )
+    return {
+        "board": f"/series/{board.pk}/",
+        "live": f"/series/{board.pk}/live/?version={board.version}",
+        "board_cookie": session_for(links={str(board.pk): board.score_token}),
+        "owner_cookie": session_for(owner),
+        "standings": f"/leagues/{league.pk}/standings/",
+        "public": f"/public/{league.share_token}/",
+        "cycles": cycles,
+    }
 
 
 class Server:
@@ -533,6 +530,6 @@ def run(work: Path) -> None:
 
 if __name__ == "__main__":
     if "--data" in sys.argv:
-        make_data()
+        print(json.dumps(make_data()))
     else:
         main()
