@@ -83,14 +83,7 @@ class Phone:
         started = time.process_time()
         page = self.request("GET", path)
         read = time.process_time() - started
-        start = page.find(loadtest.DEAL_FORM)
-        form = page[start : page.find("</form>", start)]
-        body = {
-            "csrfmiddlewaretoken": loadtest.CSRF_INPUT.search(form).group(1),
-            "number": loadtest.NUMBER_INPUT.search(form).group(1),
-            "entry_key": loadtest.KEY_INPUT.search(form).group(1),
-            **{field: "60" for field in loadtest.POINTS_INPUT.findall(form)},
-        }
+        body = loadtest.deal_form_body(page, path)
         started = time.process_time()
         self.request("POST", f"{path}deals/", body, htmx=True)
         self.posted += 1

@@ -315,6 +315,22 @@ KEY_INPUT = re.compile(r'name="entry_key" value="([^"]+)"')
 POINTS_INPUT = re.compile(r'name="(points_[0-9])"')
 
 
+def deal_form_body(page: str, path: str) -> dict[str, str]:
+    """The next deal (60:60) as the board's deal form posts it, read as a phone's browser reads
+    the form: its own inputs only, the side fields named as the page names them."""
+    start = page.find(DEAL_FORM)
+    form = page[start : page.find("</form>", start)] if start >= 0 else ""
+    token, number, key = (pattern.search(form) for pattern in (CSRF_INPUT, NUMBER_INPUT, KEY_INPUT))
+    if not (token and number and key):
+        raise RuntimeError(f"no deal form on {path}")
+    return {
+        "csrfmiddlewaretoken": token.group(1),
+        "number": number.group(1),
+        "entry_key": key.group(1),
+        **{field: "60" for field in POINTS_INPUT.findall(form)},
+    }
+
+
 class Cycler(threading.Thread):
     """One phone: read the board, post the next deal (htmx), again, for ``SECONDS``."""
 
@@ -340,21 +356,7 @@ class Cycler(threading.Thread):
                             raise RuntimeError("ran out of games: raise GAMES_PER_CLIENT")
                     path = f"/series/{self.games[0]}/"
                     page = self._request(connection, "GET", path, cookies)
-                    # The deal form, read as a phone's browser reads it: its own inputs only.
-                    start = page.find(DEAL_FORM)
-                    form = page[start : page.find("</form>", start)] if start >= 0 else ""
-                    token = CSRF_INPUT.search(form)
-                    number = NUMBER_INPUT.search(form)
-                    key = KEY_INPUT.search(form)
-                    if not (token and number and key):
-                        raise RuntimeError(f"no deal form on {path}")
-                    body = {
-                        "csrfmiddlewaretoken": token.group(1),
-                        "number": number.group(1),
-                        "entry_key": key.group(1),
-                        # The deal's side fields, named as the page names them.
-                        **{field: "60" for field in POINTS_INPUT.findall(form)},
-                    }
+                    body = deal_form_body(page, path)
                     self._request(
                         connection, "POST", f"{path}deals/", cookies, body, {"HX-Request": "true"}
                     )
