@@ -350,14 +350,16 @@ CACHES["pages"] = {
     "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
 }
 PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
+PAGE_CACHE_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "unanswered_sets": True}
 if PAGE_CACHE_URL:
     CACHES["pages_shared"] = {
-        # Django's Redis backend, with one client kept per process (kozel_site/redis_cache.py).
+        # Django's Redis backend, with one client kept per process, and sets that do not wait
+        # for Redis's answer (kozel_site/redis_cache.py): only ever a cache.
         "BACKEND": "kozel_site.redis_cache.RedisCache",
         "LOCATION": PAGE_CACHE_URL,
         "KEY_PREFIX": "kozel-pages",
         "TIMEOUT": 600,
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        "OPTIONS": PAGE_CACHE_OPTIONS,
     }
 
 # Quick games (no account needed) that one browser session and one client address may start in

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import time
 import uuid
 
 import pytest
@@ -378,9 +379,10 @@ def test_compressed_pages_are_padded_at_random_against_breach():
 REDIS = "redis://127.0.0.1:6379/15"
 
 
-def shared_pages(location: str = REDIS) -> dict:
-    """CACHES with a shared page cache in a Redis, under a prefix of this test's own (several
-    test processes share the server)."""
+def shared_pages(location: str = REDIS, **options) -> dict:
+    """CACHES with a shared page cache in a Redis, as settings make it (``PAGE_CACHE_OPTIONS``:
+    sets not waiting for an answer), under a prefix of this test's own (several test processes
+    share the server)."""
     from django.conf import settings
 
     return {
@@ -389,7 +391,7 @@ def shared_pages(location: str = REDIS) -> dict:
             "BACKEND": "kozel_site.redis_cache.RedisCache",
             "LOCATION": location,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            "OPTIONS": {**settings.PAGE_CACHE_OPTIONS, **options},
         },
     }
 
@@ -417,7 +419,8 @@ def test_a_board_one_process_rendered_is_anothers_next_page_through_redis(redis_
         import redis
 
         server = redis.Redis.from_url(REDIS)
-        assert server.keys(f"{prefix}:*")  # the POST's board, where every process finds it
+        # The POST's board, where every process finds it.
+        assert settled(lambda: bool(server.keys(f"{prefix}:*")))
         caches["pages"].clear()  # as another process: nothing of it in its own memory
         whole = client.get(board_url(series))
         kept_here = cached_keys()
@@ -464,5 +467,47 @@ def test_the_shared_cache_keeps_one_redis_client_and_works_in_a_forked_process(r
                 os._exit(0)
         os.waitpid(child, 0)
         assert os.read(reader, 1) == b"1"
-        assert everyone.get("in-child") == b"child"
+        assert settled(lambda: everyone.get("in-child") == b"child")  # sent on its own connection
         assert everyone._cache.get_client() is client
+
+
+def settled(check, seconds: float = 2.0) -> bool:
+    """Whether ``check`` comes true within ``seconds`` (a set that no answer confirmed)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_the_shared_caches_sets_wait_for_no_answer_and_outlive_a_closed_connection(redis_server):
+    """``unanswered_sets``: a set goes on a connection Redis does not answer on, and is stored;
+    when Redis closes that connection (its idle timeout, a restart), the sets after it land on a
+    new one, without an error; a timeout of 0 still deletes, as in Django's backend."""
+    import redis
+
+    with override_settings(CACHES=shared_pages()):
+        everyone = pagecache.shared()
+        everyone.set("first", b"one")
+        assert settled(lambda: everyone.get("first") == b"one")
+        quiet = everyone._cache._quiet_connection()
+        everyone.set("second", b"two")
+        assert not quiet.can_read(timeout=0.2)  # no answer comes: none was asked for
+        assert settled(lambda: everyone.get("second") == b"two")
+        host, port = quiet._sock.getsockname()[:2]
+        redis.Redis.from_url(REDIS).client_kill(f"{host}:{port}")
+        for n in range(3):  # the first may go nowhere; the closed connection is then found
+            everyone.set(f"after-{n}", f"value {n}".encode())
+        assert settled(lambda: everyone.get("after-2") == b"value 2")
+        assert everyone._cache._quiet_connection()._sock.getsockname()[1] != port  # a new one
+        everyone.set("first", b"gone", timeout=0)
+        assert everyone.get("first") is None
+
+
+def test_without_unanswered_sets_the_backend_waits_as_djangos_does(redis_server):
+    with override_settings(CACHES=shared_pages(unanswered_sets=False)):
+        everyone = pagecache.shared()
+        everyone.set("waited", b"yes")
+        assert everyone.get("waited") == b"yes"  # at once: the set was answered
+        assert everyone._cache._quiet is None
