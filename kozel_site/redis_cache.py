@@ -17,16 +17,22 @@ process and takes it back cold), against 0.07 ms on a quiet machine (docs/PERFOR
 is sent on one connection reaches Redis before the next request that could ask for it (the
 answer to this one has not left yet); a set that Redis never stored is only a miss. Sending
 still raises when Redis cannot be reached: a connection found closed is opened again once.
-Only for a cache that is only a cache (``add``, ``delete`` and the rest wait as usual).
+A Redis that answers there anyway (``CLIENT`` refused: a proxy, a renamed command) is found
+at the next set, which reads the answer: the process then waits for answers as Django's
+backend does, and says so in its log. Only for a cache that is only a cache (``add``,
+``delete`` and the rest wait as usual).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+
+logger = logging.getLogger(__name__)
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -45,26 +51,45 @@ class RedisCacheClient(DjangoRedisCacheClient):
         return client
 
     def set(self, key, value, timeout):
-        if not self._unanswered or timeout == 0:  # 0: Django's backend deletes the key
+        connection = self._quiet_connection() if self._unanswered and timeout != 0 else None
+        if connection is None:  # timeout 0: Django's backend deletes the key
             return super().set(key, value, timeout)
         # Django's backend's own serializer, library and pools (private: the stubs lack them).
         command: tuple[Any, ...] = ("SET", key, self._serializer.dumps(value))  # type: ignore[attr-defined]
         if timeout is not None:
             command += ("EX", timeout)
         try:
-            self._quiet_connection().send_command(*command)
+            connection.send_command(*command)
         except self._lib.ConnectionError:  # type: ignore[attr-defined]
             # Closed by Redis meanwhile (its idle timeout, a restart): once more, on a new one.
-            self._quiet_connection().send_command(*command)
+            connection.send_command(*command)
 
     def _quiet_connection(self):
-        """This process's connection that Redis does not answer on (made after a fork anew)."""
+        """This process's connection that Redis does not answer on (made after a fork anew),
+        or None once Redis was found answering on it."""
         if self._quiet is None or self._quiet[0] != os.getpid():
             pool = self._get_connection_pool(write=True)  # type: ignore[attr-defined]
             connection = pool.connection_class(**pool.connection_kwargs)
             connection.register_connect_callback(self._no_replies)
             self._quiet = (os.getpid(), connection)
-        return self._quiet[1]
+        connection = self._quiet[1]
+        # Something to read where nothing should come: the connection closed, or an answer.
+        # (redis-py's ``can_read`` would connect a connection without a socket.)
+        if connection._sock is None:
+            return connection
+        try:
+            if not connection.can_read(timeout=0):
+                return connection
+            answer = connection.read_response()
+        except self._lib.ConnectionError:  # type: ignore[attr-defined]
+            connection.disconnect()  # closed: the next send opens a new one
+            return connection
+        except self._lib.ResponseError as error:  # type: ignore[attr-defined]
+            answer = error
+        connection.disconnect()
+        self._unanswered = False
+        logger.warning("Redis answers where it was asked not to (%r): sets wait for it", answer)
+        return None
 
     def _no_replies(self, connection) -> None:
         """On every (re)connection, before anything else is sent on it."""

@@ -511,3 +511,26 @@ def test_without_unanswered_sets_the_backend_waits_as_djangos_does(redis_server)
         everyone.set("waited", b"yes")
         assert everyone.get("waited") == b"yes"  # at once: the set was answered
         assert everyone._cache._quiet is None
+
+
+def test_a_redis_that_answers_anyway_makes_the_sets_wait_again(redis_server, caplog, monkeypatch):
+    """Where ``CLIENT REPLY OFF`` is refused (a proxy, a renamed command), answers would pile up
+    unread: the next set finds one, and from then on this process waits for each, as Django's
+    backend does, saying so once."""
+    from kozel_site.redis_cache import RedisCacheClient
+
+    # As a Redis that answers: a command it answers, in place of the one that stops answers.
+    monkeypatch.setattr(
+        RedisCacheClient, "_no_replies", lambda self, connection: connection.send_command("PING")
+    )
+    with override_settings(CACHES=shared_pages()):
+        everyone = pagecache.shared()
+        everyone.set("first", b"one")  # the PING's answer, and this SET's, come back unread
+        quiet = everyone._cache._quiet[1]
+        assert settled(lambda: quiet.can_read(timeout=0))
+        everyone.set("second", b"two")
+        assert everyone.get("second") == b"two"  # answered: stored before it returned
+        assert everyone._cache._unanswered is False
+        everyone.set("third", b"three")
+        assert everyone.get("third") == b"three"
+    assert caplog.text.count("Redis answers where it was asked not to") == 1
