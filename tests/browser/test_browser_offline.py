@@ -395,10 +395,14 @@ def test_deals_offline_show_the_eggs_multiplier_the_dealer_and_the_goat(tab):
 
 
 def close_offline(context, page: Page) -> None:
-    """A browser closed with no network. Its page is closed first: a page still open as
-    Playwright closes a persistent context (or navigates it away) can find itself online for a
-    moment, and send what waits over the machine's network (seen under load: the deal recorded
-    while the phone was to have none), which no phone closing offline does."""
+    """A browser closed with no network. As Playwright closes a persistent context or a page
+    (or navigates it away), the page can find itself online for a moment and send what waits
+    over the machine's network (seen under load on CI: the deal recorded while the phone was to
+    have none), which no phone closing offline does: so the page is told it stays offline to
+    its end (``navigator.onLine``, which every send of offline.js asks first), then closed
+    before its context. (Killing the browser instead loses its newest cookies, and with them
+    the game's link, as a killed phone's browser may.)"""
+    page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => false})")
     page.close()
     context.close()
 
