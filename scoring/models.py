@@ -166,6 +166,10 @@ class Series(models.Model):
     # Links: whoever holds the score link may record deals, the watch link only looks.
     score_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     watch_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # When each link was last renewed: a renewed link is not handed on to the holders of the
+    # links of the series this one is a rematch of (``access.followed_link``).
+    score_renewed_at = models.DateTimeField(null=True, blank=True)
+    watch_renewed_at = models.DateTimeField(null=True, blank=True)
 
     # Derived by the engine's replay, rewritten with every change of a deal.
     deal_count = models.PositiveIntegerField(default=0)
@@ -181,6 +185,12 @@ class Series(models.Model):
     # A club night's round of N deals: the table takes no deal after the Nth (None: no limit
     # but MAX_DEALS). Fixed when the series starts.
     deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A club night's round of N minutes: when its time is up (the deal being played then is
+    # still recorded, then the table closes).
+    closes_at = models.DateTimeField(null=True, blank=True)
+    # When the table closed (its round finished, its deal limit or its time reached): it takes
+    # no deal, edit, undo or put-back; only an organiser corrects a deal, on the record.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = _("series")

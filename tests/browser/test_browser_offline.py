@@ -228,7 +228,7 @@ def test_a_kept_scoreboard_opens_offline_after_a_reload(tab):
 
 
 def test_a_stale_worker_updates_itself_after_a_deploy(tab, settings):
-    from scoring.offline import app_version
+    from scoring.table.offline import app_version
 
     series = start_series()
     tab.open_link(series.score_token)
