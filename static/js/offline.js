@@ -305,7 +305,10 @@ function showFacts(scoreboard, board, result, waiting) {
   if (!waiting.length) return;
   if (dealer && !state.finished) dealer.textContent = board.seats[dealerSeat(board.firstDealer, board.seatSides, state)];
   if (leader) leader.textContent = w.leadsLast; // after a deal, whoever took its last trick leads
-  if (multiplier) multiplier.hidden = state.multiplier <= 1 || state.finished;
+  if (multiplier) {
+    multiplier.hidden = state.multiplier <= 1 || state.finished;
+    multiplier.textContent = fill(w.next, { m: state.multiplier });
+  }
   const text = `${describe(result.outcomes[result.outcomes.length - 1], board.names)} (${w.notSaved})`;
   if (last) last.textContent = text;
   else {
@@ -494,10 +497,29 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 }));
 
 // A board replaced (news from another phone, a swap) gets its waiting deals back.
+// The board gone (its link renewed: the page says so in its place): the deals still waiting on
+// the phone are said there too, with what to do.
+function renderGone(scoreboard) {
+  if (scoreboard.querySelector(".waiting")) return;
+  const w = words();
+  const section = element("section", { class: "waiting", "aria-labelledby": "waiting-heading" });
+  section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${page.waiting.length})`));
+  const list = element("ol");
+  page.waiting.forEach((deal) => {
+    list.append(element("li", { "data-waiting": deal.number }, fill(w.deal, { n: deal.number, points: deal.points.join(" : ") })));
+  });
+  section.append(list, element("p", { class: "notice", role: "alert" }, w.renewed));
+  scoreboard.append(section);
+}
+
 new MutationObserver(() => {
   const board = data();
   const scoreboard = document.getElementById("scoreboard");
-  if (!board || !scoreboard) return;
+  if (!scoreboard) return;
+  if (!board) {
+    if (page.waiting.length) renderGone(scoreboard);
+    return;
+  }
   if (scoreboard.dataset.waitingFor === undefined && (page.waiting.length || page.trouble)) render();
 }).observe(document.getElementById("main") || document.body, { childList: true, subtree: true });
 
