@@ -7,7 +7,8 @@ PORT ?= 8000
 
 .PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
-# Each step says what it does first (a first install takes about a minute: nothing has hung).
+# Each step says what it does before it starts: a first install takes a while, and a newcomer
+# should see it working, not think it hung.
 say = printf '\n== %s\n'
 
 # Wheels only: every package installs without a compiler in seconds, and a new dependency that
@@ -18,7 +19,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || { $(say) "Creating the virtualenv in $(VENV)…" && $(PYTHON) -m venv $(VENV); }
 	@$(say) "Updating pip…"
 	@$(BIN)/pip install --quiet --upgrade pip
-	@$(say) "Installing Python packages (about a minute)…"
+	@$(say) "Installing Python packages (under a minute on a good connection)…"
 	@$(BIN)/pip install --only-binary=$(ONLY_BINARY) -r requirements-dev.txt
 	@touch $(STAMP)
 	@$(say) "Python packages installed in $(VENV)."
