@@ -453,6 +453,9 @@ class AccountSettings(models.Model):
     )
     language = models.CharField(max_length=16, blank=True)
 
+    class Meta:
+        verbose_name = verbose_name_plural = _("account settings")
+
     def __str__(self) -> str:
         return f"Settings of user {self.user_id}"
 
@@ -482,6 +485,9 @@ class LeagueEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # "League events" would be taken for club nights (Event), which the admin lists beside.
+        verbose_name = _("league change")
+        verbose_name_plural = _("league changes")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
@@ -530,6 +536,8 @@ class Event(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -549,13 +557,17 @@ class Event(models.Model):
 
 
 class EventRound(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="played_rounds")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="played_rounds", verbose_name=_("club night")
+    )
     number = models.PositiveSmallIntegerField()
     out = models.JSONField(default=list)  # player ids sitting out
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night round")
+        verbose_name_plural = _("club night rounds")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
@@ -577,6 +589,8 @@ class EventTable(models.Model):
     adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night table")
+        verbose_name_plural = _("club night tables")
         ordering = ["round__number", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="event_table_unique"),
