@@ -22,7 +22,7 @@ def close_finished_rounds(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0012_series_deal_limit'),
+        ('scoring', '0013_admin_names'),
     ]
 
     operations = [
