@@ -598,3 +598,28 @@ class EventTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+
+class EventTableLink(models.Model):
+    """A table of a club night, for the whole evening: its number and the link its phone keeps
+    (the QR code on its printed card). Each round, the link shows that round's game at this
+    table (``EventTable``): the phone never scans again."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("club night table link")
+        verbose_name_plural = _("club night table links")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_table_link_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} of {self.event_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table_link", args=[self.token])
+

@@ -16,7 +16,15 @@ from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.events import seating
-from scoring.models import Event, EventRound, EventTable, League, Player, new_token
+from scoring.models import (
+    Event,
+    EventRound,
+    EventTable,
+    EventTableLink,
+    League,
+    Player,
+    new_token,
+)
 from scoring.modes import Mode
 from scoring.table import services as table_services
 
@@ -99,10 +107,23 @@ def event_create(
         seed=seed,
         present=ids,
         plan=[r.as_json() for r in plan],
+        share_token=new_token(),  # the players' page and the big screen's QR code
         created_by=user if user is not None and user.is_authenticated else None,
     )
+    _link_tables(event)
     round_start(event=event, user=user)
     return event
+
+
+def _link_tables(event: Event) -> None:
+    """A link for the evening for every table its plan seats (``EventTableLink``)."""
+    tables = max((len(planned["tables"]) for planned in event.plan), default=0)
+    have = set(event.table_links.values_list("number", flat=True))
+    EventTableLink.objects.bulk_create(
+        EventTableLink(event=event, number=number)
+        for number in range(1, tables + 1)
+        if number not in have
+    )
 
 
 def _locked(event: Event) -> Event:
@@ -202,6 +223,7 @@ def players_change(*, event: Event, players: Sequence[Player], names: Sequence[s
     event.present = ids
     event.plan = [r.as_json() for r in plan]
     event.save(update_fields=["present", "plan"])
+    _link_tables(event)
     _bump(event)
     return event
 

@@ -75,8 +75,11 @@ def context(
     notice: str = "",
     undone: bool = False,
     names_form: SeatNamesForm | None = None,
+    evening: Any = None,
 ) -> dict[str, Any]:
-    """What ``scoring/series.html`` (or its ``scoreboard`` partial) shows of a series."""
+    """What ``scoring/series.html`` (or its ``scoreboard`` partial) shows of a series;
+    ``evening``: the club night it is a game of (``events.tables.Evening``), which the board
+    names, and whose table's link the table's phone follows from round to round."""
     series = access.series
     board = board or load(series)
     if form is None and access.can_score and takes_deals(board):
@@ -94,7 +97,8 @@ def context(
         "sides_count": sides,
         "rules_note": rules_note(series.ruleset, sides=sides),
         "undone": _undone_offer(board) if undone else None,
-        "rematch": _rematch(request, access) if board.state.finished else None,
+        "rematch": _rematch(request, access) if board.state.finished and not evening else None,
+        "evening": evening,
         "names_form": names_form or _names_form(access, board),
         "entry_key": uuid.uuid4(),  # the deal form's one-time key: fresh in every answer
         "changes": _changes(access),

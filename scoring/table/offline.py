@@ -110,8 +110,10 @@ def board_data(board: Scoreboard) -> dict[str, Any]:
         "series": series.pk,
         "version": series.version,
         "next": board.next_number,
-        # A club night's round of N deals: the phone takes no deal past it, offline too.
+        # A club night's round of N deals: the phone takes no deal past it, offline too; nor
+        # any once the round is over at the table.
         "limit": series.deal_limit,
+        "closed": series.closed_at is not None,
         "url": reverse("deal_record", args=[series.pk]),
         "rules": board.state.rules.to_dict(),
         "sides": shape.sides,

@@ -24,9 +24,11 @@ from scoring.access import (
     LinkRenewed,
     SeriesAccess,
     archived_refusal,
+    held_tables,
     remember_created,
     remember_link,
 )
+from scoring.events import tables
 from scoring.table import board, selectors, services
 from scoring.table.forms import DealForm, SeatNamesForm, UndoForm, engine_message
 from scoring.table.offline import RECORDED_HEADER
@@ -88,17 +90,21 @@ def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
     return "creator" if access.can_manage else "score link"
 
 
-def _board(request: HtmxHttpRequest, access: SeriesAccess, *, status: int = 200, **kwargs):
-    """The board as it is now: its partial for htmx, else the page."""
+def board_answer(request: HtmxHttpRequest, access: SeriesAccess, *, status: int = 200, **kwargs):
+    """The board as it is now: its partial for htmx, else the page; for a club night's game, with
+    its evening (the table's link too, on the table's phone)."""
+    evening = tables.evening_of(access.series, held_tables(request))
+    context = board.context(request, access, evening=evening, **kwargs)
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
-    return render(request, template, board.context(request, access, **kwargs), status=status)
+    return render(request, template, context, status=status)
+
 
 
 @require_GET
 @_renewed_kindly
 def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
-    return _board(request, selectors.series_for_request(request, pk), undone=undone)
+    return board_answer(request, selectors.series_for_request(request, pk), undone=undone)
 
 
 @require_GET
@@ -117,7 +123,7 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(access.series.version):
         return HttpResponse(status=204)
-    return _board(request, selectors.series_for_request(request, pk))
+    return board_answer(request, selectors.series_for_request(request, pk))
 
 
 @require_POST
@@ -129,7 +135,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     valid = form.is_valid()  # the number and key parse even where the points do not
     number = form.cleaned_data.get("number")
     if number is None:  # not a form the page wrote: nothing to decide on
-        return _board(request, access, board=shown, form=form, status=UNPROCESSABLE)
+        return board_answer(request, access, board=shown, form=form, status=UNPROCESSABLE)
     outcome = services.deal_record(
         series_id=pk,
         number=number,
@@ -151,7 +157,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     notice = board.outcome_notice(outcome, now, number)
     if outcome.entry is not Entry.REFUSED:
         form = board.kept_form(now, outcome, request.POST)
-    response = _board(
+    response = board_answer(
         request, fresh, board=now, form=form, notice=notice, status=STATUS[outcome.entry]
     )
     if outcome.recorded and outcome.deal is not None:
@@ -167,7 +173,7 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     if not correction:
         access = _scorer(request, pk)
     if access.series.closed_at is not None and not correction:
-        return _board(request, access, status=CONFLICT if request.method == "POST" else 200)
+        return board_answer(request, access, status=CONFLICT if request.method == "POST" else 200)
     found = _edited_deal(access.series, number)
     if found is None:
         if request.method == "POST":  # undone elsewhere while this form was open
@@ -200,7 +206,7 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     except services.DealConflict:
         return _edit_stale(request, pk, number)
     except services.SeriesClosed:
-        return _board(request, access, status=CONFLICT)
+        return board_answer(request, access, status=CONFLICT)
     names = [side.name for side in board.load(access.series).sides]
     messages.success(request, board.edited_message(number, edited, names))
     return redirect(access.series)
@@ -242,7 +248,7 @@ def _edit_stale(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     found = _edited_deal(access.series, number)
     if found is None:
         notice = _("That deal was undone from another device; nothing was saved.")
-        return _board(request, access, notice=notice, status=CONFLICT)
+        return board_answer(request, access, notice=notice, status=CONFLICT)
     form = _edit_form(access.series, *found)
     notice = _(
         "The score changed on another device since you opened this page; nothing was saved. "
@@ -257,7 +263,7 @@ def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
     if not form.is_valid():
-        return _board(request, access, notice=_("Nothing to undo."), status=UNPROCESSABLE)
+        return board_answer(request, access, notice=_("Nothing to undo."), status=UNPROCESSABLE)
     try:
         services.deal_undo(
             series_id=pk,
@@ -271,10 +277,10 @@ def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             "The score changed on another device since this page was shown; nothing was undone."
         )
         fresh = selectors.series_for_request(request, pk)
-        return _board(request, fresh, notice=notice, status=CONFLICT)
+        return board_answer(request, fresh, notice=notice, status=CONFLICT)
     # The board says what was undone, beside the deals, with a way to put it back.
     if request.htmx:
-        return _board(request, selectors.series_for_request(request, pk), undone=True)
+        return board_answer(request, selectors.series_for_request(request, pk), undone=True)
     return redirect(access.series.get_absolute_url() + "?undone=1")
 
 
@@ -285,7 +291,7 @@ def deal_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
     if not form.is_valid():
-        return _board(request, access, notice=_("Nothing to put back."), status=UNPROCESSABLE)
+        return board_answer(request, access, notice=_("Nothing to put back."), status=UNPROCESSABLE)
     try:
         services.deal_redo(
             series_id=pk,
@@ -297,9 +303,9 @@ def deal_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except (services.NothingToRedo, services.SeriesClosed, rules.InvalidDeal):
         notice = _("The score changed on another device since the undo; the deal was not put back.")
         fresh = selectors.series_for_request(request, pk)
-        return _board(request, fresh, notice=notice, status=CONFLICT)
+        return board_answer(request, fresh, notice=notice, status=CONFLICT)
     if request.htmx:
-        return _board(request, selectors.series_for_request(request, pk))
+        return board_answer(request, selectors.series_for_request(request, pk))
     return redirect("series_detail", pk=pk)
 
 
@@ -312,7 +318,7 @@ def series_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied(_("Only whoever started this game can change its names."))
     form = SeatNamesForm(request.POST, shape=access.series.shape)
     if not form.is_valid():
-        return _board(request, access, names_form=form, status=UNPROCESSABLE)
+        return board_answer(request, access, names_form=form, status=UNPROCESSABLE)
     services.series_players_change(
         series=access.series,
         names=form.cleaned_data["names"],
@@ -329,12 +335,12 @@ def series_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     # A rematch of a quick game is a new quick game (a second tap opens the same one).
     quick = access.series.league_id is None and not access.series.rematches.exists()
     if quick and access.series.finished and (refusal := quick_game_refusal(request)):
-        return _board(request, access, notice=refusal, status=UNPROCESSABLE)
+        return board_answer(request, access, notice=refusal, status=UNPROCESSABLE)
     try:
         rematch = services.series_rematch(series=access.series, user=request.user)
     except services.SeriesNotOver:
         notice = _("This series is still being played: finish it first, or start a new game.")
-        return _board(request, access, notice=notice, status=CONFLICT)
+        return board_answer(request, access, notice=notice, status=CONFLICT)
     if quick:
         quick_game_started(request)
     remember_link(request, rematch, rematch.score_token)
@@ -357,7 +363,7 @@ def link_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     which = request.POST.get("link")
     if which not in ("score", "watch"):
         notice = _("Choose a link to renew.")
-        return _board(request, access, notice=notice, status=UNPROCESSABLE)
+        return board_answer(request, access, notice=notice, status=UNPROCESSABLE)
     series = services.series_link_renew(series=access.series, link=which)
     if which == "score" and series.league_id is None:
         remember_link(request, series, series.score_token)

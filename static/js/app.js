@@ -267,12 +267,16 @@
     // deal's own form would be kept as if another phone had taken its deal, and the answer,
     // swapped in a moment later, would empty the next deal being typed.
     if (!gone && (board.querySelector(".htmx-request") || board.classList.contains("htmx-request"))) return;
+    // The next round's game at a club night's table: not while deals of this one wait on the
+    // phone (they are sent, or refused and dropped, first).
+    var another = fresh.getAttribute("data-series") !== board.getAttribute("data-series");
+    if (!gone && another && net.waiting) return;
     var ended = !board.querySelector(".the-end") && fresh.querySelector(".the-end");
     var oldForm = board.querySelector("form.deal-form");
     var newForm = fresh.querySelector("form.deal-form");
     clearFlash();
     if (title) document.title = title.textContent; // the score, on the tab
-    if (!gone && newForm && inUse(oldForm)) {
+    if (!gone && newForm && inUse(oldForm) && !another) {
       keepForm(board, fresh, oldForm, newForm);
     } else {
       board.replaceWith(fresh);

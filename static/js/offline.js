@@ -83,6 +83,7 @@ function score(board, waiting) {
 // theirs, the server would refuse them again.
 function closed(board) {
   if (!board) return null;
+  if (board.closed) return words().roundClosed;
   if (board.limit && board.next > board.limit) return words().roundOver;
   try {
     if (score(board, []).state.finished) return words().seriesOver;

@@ -43,9 +43,11 @@ def test_an_organiser_creates_a_club_night_and_sees_a_qr_code_per_table(league, 
     assert response.status_code == 302
     assert response["Location"] == event.get_absolute_url()
     page = html(client.get(event.get_absolute_url()))
-    assert page.count('class="qr-code"') == 2
-    table = EventTable.objects.filter(round__event=event).first()
-    assert f"/join/{table.series.score_token}/" in page
+    links = list(event.table_links.order_by("number"))
+    assert len(links) == 2
+    for link in links:  # one link per table for the whole evening, and its QR code
+        assert f"/tables/{link.token}/" in page
+    assert page.count('class="qr-code"') == 3  # and the evening's public link
     assert "Round 1 of 3" in page
     assert "Repeated partners: 0." in page
 
