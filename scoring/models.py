@@ -622,4 +622,3 @@ class EventTableLink(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table_link", args=[self.token])
-

@@ -79,11 +79,7 @@ def evening_of(series: Series, held: dict[str, tuple[int, int]]) -> Evening | No
     table's link when this phone holds it (``held``: ``access.held_tables``)."""
     if series.league_id is None:
         return None
-    table = (
-        EventTable.objects.filter(series=series)
-        .select_related("round__event__league")
-        .first()
-    )
+    table = EventTable.objects.filter(series=series).select_related("round__event__league").first()
     if table is None:
         return None
     table.series = series  # with its seats, as the board loaded them

@@ -99,7 +99,6 @@ def board_answer(request: HtmxHttpRequest, access: SeriesAccess, *, status: int 
     return render(request, template, context, status=status)
 
 
-
 @require_GET
 @_renewed_kindly
 def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
