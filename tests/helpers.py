@@ -9,12 +9,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -400,3 +401,38 @@ def play(client: Client, series: Series, htmx: bool = False, **fields):
     headers = {"HX-Request": "true"} if htmx else {}
     page = client.get(url, headers=headers)
     return client.post(f"{url}deals/", deal_data(page, **fields), headers=headers)
+
+
+# --- Races ---------------------------------------------------------------------------------------
+
+
+def at_once(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls in threads released together; each returns its result or its exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], object]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = call()
+        except Exception as error:  # the test looks at what each thread got
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a racing thread hung"
+    return results
+
+
+def raced(scenario: str, races: int = 1) -> None:
+    """Count a race for the suite's summary (``tests/race_report.py``)."""
+    from django.db import connection
+
+    from tests import race_report
+
+    race_report.count(connection.vendor, scenario, races)
