@@ -166,7 +166,7 @@ def test_an_organiser_corrects_a_closed_tables_deal_on_the_record(league, owner)
     change = series.events.order_by("-pk").first()
     assert change.via == services.CORRECTION and change.actor == owner
     sheet = text(client.get(f"/series/{series.pk}/sheet/"))
-    assert owner.username in sheet
+    assert f"{owner.username} (an organiser's correction after the round)" in sheet
 
 
 def version_of_edit(page: str) -> str:

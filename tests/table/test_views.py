@@ -1226,3 +1226,14 @@ def test_only_a_freshly_loaded_page_autofocuses_the_first_side(quick_series):
     assert page.count(" autofocus") == 1
     assert re.search(r'name="points_0"[^>]* autofocus', page)
     assert " autofocus" not in fragment
+
+
+def test_the_change_log_names_the_creators_phone_and_a_shared_link_apart(quick_series):
+    """A deal typed on the phone that started the game is the creator's, not "score link"."""
+    creator, friend = creator_client(quick_series), client_with_link(quick_series)
+    assert play(creator, quick_series, points_0="70").status_code == 302
+    assert play(friend, quick_series, points_0="40").status_code == 302
+    events = list(quick_series.events.order_by("pk").values_list("via", flat=True))
+    assert events == ["creator", "score link"]
+    sheet = html(creator.get(url(quick_series, "sheet/")))
+    assert "the game&#x27;s creator" in sheet and "score link" in sheet
