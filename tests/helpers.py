@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
 from scoring.access import SESSION_CREATED
@@ -53,6 +55,8 @@ NEW_GAME = {
     "preset": "classic",
 }
 ROOT = Path(__file__).resolve().parents[1]
+#: A path argument of a route: ``<int:pk>``, ``<token>``.
+PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
 
 
 # --- People and browsers -----------------------------------------------------------------------
@@ -400,3 +404,43 @@ def play(client: Client, series: Series, htmx: bool = False, **fields):
     headers = {"HX-Request": "true"} if htmx else {}
     page = client.get(url, headers=headers)
     return client.post(f"{url}deals/", deal_data(page, **fields), headers=headers)
+
+
+# --- The site's URLs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    route: str  # e.g. "series/<int:pk>/deals/"
+    name: str | None
+    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
+
+    def __str__(self) -> str:
+        return self.route or "(home)"
+
+    @property
+    def converters(self) -> dict:
+        """Each path argument's converter, by the argument's name."""
+        found: dict = {}
+        for level in self.levels:
+            found.update(getattr(level, "converters", {}))
+        return found
+
+
+def endpoints() -> list[Endpoint]:
+    """Every URL pattern of the project but Django's admin (for operators only: its tests are in
+    tests/site/test_admin.py), with the patterns of the includes leading to it."""
+    found = []
+
+    def walk(resolver: URLResolver, levels: tuple) -> None:
+        for entry in resolver.url_patterns:
+            if isinstance(entry, URLResolver):
+                if entry.app_name != "admin":
+                    walk(entry, (*levels, entry.pattern))
+            elif isinstance(entry, URLPattern):
+                chain = (*levels, entry.pattern)
+                route = "".join(str(level) for level in chain)
+                found.append(Endpoint(route=route, name=entry.name, levels=chain))
+
+    walk(get_resolver(), ())
+    return found

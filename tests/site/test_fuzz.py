@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -27,7 +27,7 @@ from django.apps import apps
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import QueryDict
 from django.test import Client
-from django.urls import URLPattern, URLResolver, converters, get_resolver, reverse
+from django.urls import converters, reverse
 from django.urls.resolvers import RoutePattern
 from django.utils.encoding import force_bytes
 from django.utils.functional import cached_property
@@ -41,10 +41,17 @@ from scoring.history.forms import HistoryFilterForm
 from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import Deal, League, Membership, Player, Role, Series, new_token
-from tests.helpers import client_with_link, make_event, record, start_series
+from tests.helpers import (
+    PARAMETER,
+    Endpoint,
+    client_with_link,
+    endpoints,
+    make_event,
+    record,
+    start_series,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
 
 settings.register_profile(
     "default",
@@ -73,35 +80,6 @@ UNCHECKED = {
     # The session is the browser's own state (a remembered link, a flash message), not data.
     "sessions.session",
 }
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    route: str  # e.g. "series/<int:pk>/deals/"
-    name: str | None
-    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
-
-    def __str__(self) -> str:
-        return self.route or "(home)"
-
-
-def endpoints() -> list[Endpoint]:
-    """Every URL pattern of the project, with the patterns of the includes leading to it."""
-    found = []
-
-    def walk(resolver: URLResolver, levels: tuple) -> None:
-        for entry in resolver.url_patterns:
-            if isinstance(entry, URLResolver):
-                if entry.app_name == "admin":
-                    continue  # Django's own, for operators only: tests/site/test_admin.py
-                walk(entry, (*levels, entry.pattern))
-            elif isinstance(entry, URLPattern):
-                chain = (*levels, entry.pattern)
-                route = "".join(str(level) for level in chain)
-                found.append(Endpoint(route=route, name=entry.name, levels=chain))
-
-    walk(get_resolver(), ())
-    return found
 
 
 def field_names() -> list[str]:
