@@ -150,7 +150,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Whose page this is, for the service worker's kept pages (scoring/offline.py).
     "scoring.offline.ViewerMiddleware",
-    # Ids beyond 64 bits and NUL characters in the path are a 404, not a database error.
+    # NUL characters in a path's token are a 404, not a database error (ids: scoring/ids.py).
     "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",

@@ -30,6 +30,9 @@ MAX_NAME = 40
 #: last and its page megabytes long. (Deal numbers in forms are bounded by it too.)
 MAX_DEALS = 300
 MAX_LEAGUE_NAME = 80
+#: The largest primary key (a 64-bit integer) any database here stores: an id beyond it names
+#: nothing, and a query with it raises (SQLite's OverflowError) instead of finding nothing.
+MAX_ID = 2**63 - 1
 
 
 def new_token() -> str:

@@ -30,9 +30,9 @@ from django.utils.translation import gettext as _
 from scoring import rules
 from scoring.backup.json_export import COMPLETE, FORMAT, SEAT_DERIVED, VERSION
 from scoring.events.services import MAX_ROUNDS
-from scoring.middleware import MAX_ID
 from scoring.models import (
     MAX_DEALS,
+    MAX_ID,
     MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,

@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.middleware import MAX_ID
+from scoring.models import MAX_ID
 from scoring.modes import Mode
 from scoring.rulesets import CUSTOM, RULE_FAMILIES
 from scoring.widgets import ListSelect

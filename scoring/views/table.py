@@ -35,7 +35,7 @@ from scoring.access import (
 )
 from scoring.collation import name_sort_key
 from scoring.history.selectors import recent_series
-from scoring.middleware import id_param
+from scoring.ids import id_param
 from scoring.models import MAX_DEALS, Deal, League, Role, Series
 from scoring.modes import SHAPES, Mode
 from scoring.rulesets import rules_note
