@@ -9,6 +9,7 @@ never disagrees with a replay.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
@@ -38,6 +39,12 @@ MAX_ID = 2**63 - 1
 def new_token() -> str:
     """An unguessable token for a link that grants access (about 190 bits)."""
     return secrets.token_urlsafe(24)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` could be a link's token: URL-safe, and at least 128 bits' worth of it (a
+    restored backup's tokens are links again; ``new_token`` makes 32 characters)."""
+    return isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,64}", value) is not None
 
 
 def classic_rules() -> dict:

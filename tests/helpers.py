@@ -22,6 +22,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
 from scoring.access import SESSION_CREATED
+from scoring.backup.json_export import export_json
 from scoring.models import (
     Deal,
     DealEvent,
@@ -404,6 +405,29 @@ def play(client: Client, series: Series, htmx: bool = False, **fields):
     headers = {"HX-Request": "true"} if htmx else {}
     page = client.get(url, headers=headers)
     return client.post(f"{url}deals/", deal_data(page, **fields), headers=headers)
+
+
+# --- Backups -------------------------------------------------------------------------------------
+
+
+def exported(queryset=None, secrets=True) -> str:
+    """The JSON export of ``queryset`` (every series by default), as one text."""
+    return "".join(export_json(queryset if queryset is not None else Series.objects.all(),
+                               secrets=secrets))  # fmt: skip
+
+
+def wipe() -> None:
+    """Every club night, league, player and series gone (and with them what hangs on them)."""
+    Event.objects.all().delete()  # first: its tables keep their series
+    Series.objects.all().delete()
+    Player.objects.all().delete()
+    League.objects.all().delete()
+
+
+def counts() -> tuple[int, ...]:
+    """How many leagues, members, players, series, seats, deals and audit events there are."""
+    models = (League, Membership, Player, Series, Seat, Deal, DealEvent)
+    return tuple(model.objects.count() for model in models)
 
 
 # --- The site's URLs -----------------------------------------------------------------------------
