@@ -101,9 +101,6 @@ export AXES_FAILURE_LIMIT=3
 export ADMIN_URL=ops-try/
 export LOG_LEVEL=WARNING
 export WEB_CONCURRENCY=2
-# Both servers' workers keep rendered pages in one Redis (DEPLOY.md); one that does not answer
-# would cost renders only.
-export PAGE_CACHE_URL=redis://127.0.0.1:6379/13
 export EMAIL_HOST=127.0.0.1 EMAIL_PORT=$SMTP_PORT EMAIL_USE_TLS=false
 export DEFAULT_FROM_EMAIL="Kozel <noreply@localhost>"
 unset TEST_DATABASE_NAME SECURE_SSL_REDIRECT SECURE_PROXY_SSL_HEADER SECURE_COOKIES 2>/dev/null || true

@@ -19,8 +19,6 @@ network, ``LOGIN_FAILURES_PER_ACCOUNT`` (20) per account and ``LOGIN_FAILURES_PE
 per network from browsers the account does not know.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
-``PAGE_CACHE_URL`` (a Redis shared by every process for rendered pages, else each process's
-memory), ``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
 ``MINIFY_STATIC`` (default true: our JavaScript and CSS served minified) and ``MINIFIED_ROOT``
 (where the minified copies are made; default: a folder of the temporary one).
@@ -135,8 +133,7 @@ MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
     "scoring.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # django-csp's, its policy built once (scoring/content_policy.py).
-    "scoring.content_policy.CSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
     # name a server's own address): before CommonMiddleware, the first to check the host; after
     # the two above, whose headers it keeps (and which ask for the host only to redirect).
@@ -153,8 +150,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Whose page this is, for the service worker's kept pages (scoring/offline.py).
-    "scoring.offline.ViewerMiddleware",
+    # Whose page this is, for the service worker's kept pages (scoring/table/offline.py).
+    "scoring.table.offline.ViewerMiddleware",
     # NUL characters in a path's token are a 404, not a database error (ids: scoring/ids.py).
     "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
@@ -306,7 +303,7 @@ STORAGES = {
 }
 
 # The installable app: a deploy's build id (say the git commit), part of the service worker's
-# cache names beside a digest of the app shell's files (scoring/offline.py).
+# cache names beside a digest of the app shell's files (scoring/table/offline.py).
 APP_VERSION = os.environ.get("APP_VERSION", "")
 
 LOGIN_URL = "login"
@@ -340,7 +337,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kozel <noreply@localh
 
 # Sessions live in the database and the cache is a database table, so every worker process and
 # every app server sharing the database sees the same logins, links and cached values.
-SESSION_ENGINE = "scoring.sessions"
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -349,30 +346,6 @@ CACHES = {
         "TIMEOUT": 300,
     }
 }
-
-# Rendered scoreboards, reused while their series is unchanged (scoring.pagecache), only ever a
-# cache (every request checks the series' version): each process's own memory first; with
-# PAGE_CACHE_URL (redis://host:port/db) also one Redis for every worker and server, so the board
-# a recorded deal rendered in one process is the next page's in another. A Redis that does not
-# answer costs renders, never an error (pagecache).
-CACHES["pages"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "kozel-pages",
-    "TIMEOUT": 600,
-    "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
-}
-PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
-PAGE_CACHE_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "unanswered_sets": True}
-if PAGE_CACHE_URL:
-    CACHES["pages_shared"] = {
-        # Django's Redis backend, with one client kept per process, and sets that do not wait
-        # for Redis's answer (kozel_site/redis_cache.py): only ever a cache.
-        "BACKEND": "kozel_site.redis_cache.RedisCache",
-        "LOCATION": PAGE_CACHE_URL,
-        "KEY_PREFIX": "kozel-pages",
-        "TIMEOUT": 600,
-        "OPTIONS": PAGE_CACHE_OPTIONS,
-    }
 
 # Per hour (scoring.throttle): quick games (no account needed) that one browser session and one
 # client network may start, accounts made from one network, league games one account starts

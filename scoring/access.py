@@ -87,6 +87,15 @@ def remember_link(request: HttpRequest, series: Series, token: str | None) -> No
     request.session[SESSION_LINKS] = links
 
 
+def followed_link(rematch: Series, link: str) -> str | None:
+    """The token of a rematch's ``link`` (SCORE or WATCH) for a phone that held that link of
+    the game before it: the same table follows on, unless the rematch's link was renewed since
+    (its creator locked out whoever held the old one)."""
+    if link == SCORE:
+        return None if rematch.score_renewed_at is not None else rematch.score_token
+    return None if rematch.watch_renewed_at is not None else rematch.watch_token
+
+
 def remember_created(request: HttpRequest, series: Series) -> None:
     """Remember that this browser started ``series``: it manages the game from now on."""
     created = request.session.get(SESSION_CREATED, [])

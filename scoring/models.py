@@ -176,6 +176,10 @@ class Series(models.Model):
     # Links: whoever holds the score link may record deals, the watch link only looks.
     score_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     watch_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # When each link was last renewed: a renewed link is not handed on to the holders of the
+    # links of the series this one is a rematch of (``access.followed_link``).
+    score_renewed_at = models.DateTimeField(null=True, blank=True)
+    watch_renewed_at = models.DateTimeField(null=True, blank=True)
 
     # Derived by the engine's replay, rewritten with every change of a deal.
     deal_count = models.PositiveIntegerField(default=0)
@@ -191,6 +195,12 @@ class Series(models.Model):
     # A club night's round of N deals: the table takes no deal after the Nth (None: no limit
     # but MAX_DEALS). Fixed when the series starts.
     deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A club night's round of N minutes: when its time is up (the deal being played then is
+    # still recorded, then the table closes).
+    closes_at = models.DateTimeField(null=True, blank=True)
+    # When the table closed (its round finished, its deal limit or its time reached): it takes
+    # no deal, edit, undo or put-back; only an organiser corrects a deal, on the record.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = _("series")
@@ -453,6 +463,9 @@ class AccountSettings(models.Model):
     )
     language = models.CharField(max_length=16, blank=True)
 
+    class Meta:
+        verbose_name = verbose_name_plural = _("account settings")
+
     def __str__(self) -> str:
         return f"Settings of user {self.user_id}"
 
@@ -482,6 +495,9 @@ class LeagueEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # "League events" would be taken for club nights (Event), which the admin lists beside.
+        verbose_name = _("league change")
+        verbose_name_plural = _("league changes")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
@@ -530,6 +546,8 @@ class Event(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -549,13 +567,17 @@ class Event(models.Model):
 
 
 class EventRound(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="played_rounds")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="played_rounds", verbose_name=_("club night")
+    )
     number = models.PositiveSmallIntegerField()
     out = models.JSONField(default=list)  # player ids sitting out
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night round")
+        verbose_name_plural = _("club night rounds")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
@@ -577,6 +599,8 @@ class EventTable(models.Model):
     adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night table")
+        verbose_name_plural = _("club night tables")
         ordering = ["round__number", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="event_table_unique"),

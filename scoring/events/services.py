@@ -7,6 +7,7 @@ league's history, sheets, standings and ratings count it like any other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
@@ -130,8 +131,12 @@ def round_start(*, event: Event, user=None) -> EventRound:
             _("A player of this round is no longer in the league: change who is present first.")
         )
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
-    # A round of N deals: each table's phone takes no deal after the Nth.
+    # A round of N deals: each table takes no deal after the Nth; of N minutes, none after the
+    # one being played when the time is up.
     deal_limit = event.length_value if event.length == Event.Length.DEALS else None
+    closes_at = None
+    if event.length == Event.Length.MINUTES and event.length_value:
+        closes_at = played.started_at + timedelta(minutes=event.length_value)
     for position, seats in enumerate(planned["tables"], start=1):
         series = table_services.series_start(
             mode=Mode.TEAMS if len(seats) == 4 else Mode.THREE,
@@ -141,6 +146,7 @@ def round_start(*, event: Event, user=None) -> EventRound:
             league=event.league,
             user=user,
             deal_limit=deal_limit,
+            closes_at=closes_at,
         )
         EventTable.objects.create(round=played, number=position, series=series)
     _bump(event)
@@ -159,15 +165,17 @@ def standing_winner(totals: Sequence[int]) -> int | None:
 
 @transaction.atomic
 def round_finish(*, event: Event) -> EventRound:
-    """End the round in play; a series not over is scored by its standing defeat points."""
+    """End the round in play: its tables close (a deal being recorded at one is in the round's
+    result, or refused), and a series not over is scored by its standing defeat points."""
     event = _locked(event)
     last = current_round(event)
     if last is None or last.finished_at is not None:
         raise EventError(_("No round is in play."))
-    for table in EventTable.objects.filter(round=last).select_related("series"):
-        if not table.series.finished:
+    for table in EventTable.objects.filter(round=last).order_by("number"):
+        series = table_services.series_close(series_id=table.series_id)
+        if not series.finished:
             table.adjudicated = True
-            table.adjudicated_winner = standing_winner(table.series.totals)
+            table.adjudicated_winner = standing_winner(series.totals)
             table.save(update_fields=["adjudicated", "adjudicated_winner"])
     last.finished_at = timezone.now()
     last.save(update_fields=["finished_at"])

@@ -1,11 +1,12 @@
 from django.urls import path
 
-from scoring.views import table
+from scoring.views import games, table
 
 urlpatterns = [
-    path("", table.home, name="home"),
-    path("new/", table.series_new, name="series_new"),
-    path("quick/", table.series_quick, name="series_quick"),
+    path("", games.home, name="home"),
+    path("new/", games.series_new, name="series_new"),
+    path("quick/", games.series_quick, name="series_quick"),
+    path("join/<str:token>/", games.link_join, name="link_join"),
     path("series/<id:pk>/", table.series_detail, name="series_detail"),
     path("series/<id:pk>/deals/", table.deal_record, name="deal_record"),
     path("series/<id:pk>/deals/<id:number>/edit/", table.deal_edit, name="deal_edit"),
@@ -15,5 +16,4 @@ urlpatterns = [
     path("series/<id:pk>/rematch/", table.series_rematch, name="series_rematch"),
     path("series/<id:pk>/live/", table.series_live, name="series_live"),
     path("series/<id:pk>/links/", table.link_revoke, name="link_revoke"),
-    path("join/<str:token>/", table.link_join, name="link_join"),
 ]

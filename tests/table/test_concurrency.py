@@ -237,8 +237,8 @@ def test_two_edits_of_one_deal_from_the_same_page_keep_one_and_refuse_the_other(
         series = record(record(start_series(), (70, 50)), (80, 40))
 
         results = at_once(edit_call(series, (100, 20)), edit_call(series, (30, 90)))
-        assert Counter(type(r).__name__ for r in results) == {"Series": 1, "DealConflict": 1}
-        winner = (100, 20) if isinstance(results[0], Series) else (30, 90)
+        assert Counter(type(r).__name__ for r in results) == {"Edited": 1, "DealConflict": 1}
+        winner = (100, 20) if isinstance(results[0], services.Edited) else (30, 90)
         assert Deal.objects.get(series=series, number=1).points[:2] == winner
         assert DealEvent.objects.filter(series=series, action="edited").count() == 1
         assert_stored_matches_replay(series)
