@@ -10,8 +10,13 @@ Environment variables (production): ``DEBUG=false``, ``SECRET_KEY`` (50+ charact
 ``SECURE_SSL_REDIRECT`` (default true), ``SECURE_PROXY_SSL_HEADER`` (default true: trust the
 proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
-(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
-(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
+(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``. Limits per hour
+(``scoring.throttle``; a network is one IPv4 address or one IPv6 /64): ``QUICK_GAMES_PER_SESSION``
+(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (100) quick games per browser and per network,
+``SIGNUPS_PER_ADDRESS`` (10) accounts per network, ``LEAGUE_GAMES_PER_ACCOUNT`` (30) league games
+per account; failed log-ins (``scoring.logins``): ``AXES_FAILURE_LIMIT`` (5) per username and
+network, ``LOGIN_FAILURES_PER_ACCOUNT`` (20) per account and ``LOGIN_FAILURES_PER_ADDRESS`` (30)
+per network from browsers the account does not know.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
@@ -147,7 +152,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Whose page this is, for the service worker's kept pages (scoring/table/offline.py).
     "scoring.table.offline.ViewerMiddleware",
-    # Ids beyond 64 bits and NUL characters in the path are a 404, not a database error.
+    # NUL characters in a path's token are a 404, not a database error (ids: scoring/ids.py).
     "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
@@ -157,15 +162,22 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Repeated failed logins: 5 failures for one username from one address lock it for an hour.
+# Repeated failed logins: 5 failures for one username from one network lock it for an hour.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
-# The client's address, not the proxy's: else five failures from anywhere lock out the owner.
-AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_address"
+# The client's network, not the proxy's address (else five failures from anywhere lock out the
+# owner), and an IPv6 /64 as one address (else its 2**64 addresses guess on and on).
+AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_network"
+# A browser that logged in to the account before is capped by scoring.logins, per browser.
+AXES_WHITELIST_CALLABLE = "scoring.logins.known_browser"
+# Per hour, from browsers the account does not know (scoring.logins): failures at one account
+# from anywhere, and failures from one network at any accounts.
+LOGIN_FAILURES_PER_ACCOUNT = envint("LOGIN_FAILURES_PER_ACCOUNT", 20)
+LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 30)
 
 ROOT_URLCONF = "kozel_site.urls"
 WSGI_APPLICATION = "kozel_site.wsgi.application"
@@ -335,14 +347,23 @@ CACHES = {
     }
 }
 
-# Quick games (no account needed) that one browser session and one client address may start in
-# an hour (scoring.throttle); league games are not counted.
+# Per hour (scoring.throttle): quick games (no account needed) that one browser session and one
+# client network may start, accounts made from one network, league games one account starts
+# with the new-game form (a club night's tables and rematches are not counted).
 QUICK_GAMES_PER_SESSION = envint("QUICK_GAMES_PER_SESSION", 30)
 QUICK_GAMES_PER_ADDRESS = envint("QUICK_GAMES_PER_ADDRESS", 100)
-if min(QUICK_GAMES_PER_SESSION, QUICK_GAMES_PER_ADDRESS) < 1:
-    raise ImproperlyConfigured(
-        "QUICK_GAMES_PER_SESSION and QUICK_GAMES_PER_ADDRESS must be 1 or more."
-    )
+SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
+LEAGUE_GAMES_PER_ACCOUNT = envint("LEAGUE_GAMES_PER_ACCOUNT", 30)
+for _limit in (
+    "QUICK_GAMES_PER_SESSION",
+    "QUICK_GAMES_PER_ADDRESS",
+    "SIGNUPS_PER_ADDRESS",
+    "LEAGUE_GAMES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ADDRESS",
+):
+    if globals()[_limit] < 1:
+        raise ImproperlyConfigured(f"{_limit} must be 1 or more.")
 
 # Security. The headers apply in development too, so a page that breaks under the
 # Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.

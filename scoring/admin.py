@@ -220,7 +220,7 @@ class LeagueAdmin(ReadOnlyAdmin):
     def get_urls(self):
         transfer = self.admin_site.admin_view(self.transfer_view)
         return [
-            path("<int:pk>/transfer/", transfer, name="scoring_league_transfer"),
+            path("<id:pk>/transfer/", transfer, name="scoring_league_transfer"),
             *super().get_urls(),
         ]
 

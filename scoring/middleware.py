@@ -1,4 +1,4 @@
-"""Request context for logs, and guards against ids that cannot name anything.
+"""Request context for logs, a guard against NUL in path tokens, and the load balancer's probe.
 
 Every record written while a request is served names the request.
 
@@ -7,8 +7,8 @@ sane one, else a new one), echoes it in the response, and keeps the request in a
 variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
 record, so an error in the logs can be traced to the request, the user and the proxy's log line.
 
-``PathArgumentsMiddleware`` answers 404 for a path id beyond 64 bits; ``id_param`` reads an id
-from a query or form parameter the same way, for every view that takes one.
+``PathArgumentsMiddleware`` answers 404 for a NUL character in a path argument (ids are read by
+``scoring.ids``).
 
 The path goes in without the token of a secret link, and ``RedactingFormatter`` takes such tokens
 out of the whole line (a message or a traceback may name the path too).
@@ -28,8 +28,6 @@ from django.utils.functional import empty
 from scoring.redact import redact
 
 REQUEST_ID_HEADER = "X-Request-ID"
-MAX_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
-_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits: MAX_ID has 19
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 _current: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
 
@@ -59,18 +57,6 @@ class RequestContextMiddleware:
             _current.reset(token)
         response[REQUEST_ID_HEADER] = request.id
         return response
-
-
-def id_param(value: object, *, high: int = MAX_ID) -> int | None:
-    """The whole number from 1 to ``high`` that a request parameter spells, else None.
-
-    ASCII digits only: ``str.isdigit()`` is true for "²", which ``int()`` refuses, and ``int()``
-    takes "٣" or "０"; a number beyond 64 bits makes a query raise instead of finding nothing.
-    """
-    if not isinstance(value, str) or not _DIGITS.fullmatch(value):
-        return None
-    number = int(value)
-    return number if 1 <= number <= high else None
 
 
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
@@ -119,11 +105,11 @@ class RedactingFormatter(logging.Formatter):
 
 
 class PathArgumentsMiddleware:
-    """404 for a URL whose id or token cannot name a row, before any view queries with it.
+    """404 for a URL whose token cannot name a row, before any view queries with it.
 
-    ``<int:pk>`` accepts any number of digits, and a database refuses a number beyond 64 bits
-    (SQLite raises OverflowError); PostgreSQL refuses a NUL character in a string. Either would
-    be a server error in whatever view got it; no id or token of ours looks like that.
+    PostgreSQL refuses a NUL character in a string: a server error in whatever view got it, and
+    no token of ours has one. (An id no database can hold does not match ``<id:pk>``:
+    ``scoring.ids``.)
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -134,8 +120,6 @@ class PathArgumentsMiddleware:
 
     def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
         for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not -MAX_ID <= value <= MAX_ID:
-                raise Http404("No such page.")
             if isinstance(value, str) and "\x00" in value:
                 raise Http404("No such page.")
 

@@ -9,6 +9,7 @@ never disagrees with a replay.
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
@@ -30,11 +31,20 @@ MAX_NAME = 40
 #: last and its page megabytes long. (Deal numbers in forms are bounded by it too.)
 MAX_DEALS = 300
 MAX_LEAGUE_NAME = 80
+#: The largest primary key (a 64-bit integer) any database here stores: an id beyond it names
+#: nothing, and a query with it raises (SQLite's OverflowError) instead of finding nothing.
+MAX_ID = 2**63 - 1
 
 
 def new_token() -> str:
     """An unguessable token for a link that grants access (about 190 bits)."""
     return secrets.token_urlsafe(24)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` could be a link's token: URL-safe, and at least 128 bits' worth of it (a
+    restored backup's tokens are links again; ``new_token`` makes 32 characters)."""
+    return isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,64}", value) is not None
 
 
 def classic_rules() -> dict:

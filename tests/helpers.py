@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -18,9 +19,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
 from scoring.access import SESSION_CREATED
+from scoring.backup.json_export import export_json
 from scoring.models import (
     Deal,
     DealEvent,
@@ -54,6 +57,8 @@ NEW_GAME = {
     "preset": "classic",
 }
 ROOT = Path(__file__).resolve().parents[1]
+#: A path argument of a route: ``<int:pk>``, ``<token>``.
+PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
 
 
 # --- People and browsers -----------------------------------------------------------------------
@@ -436,3 +441,66 @@ def raced(scenario: str, races: int = 1) -> None:
     from tests import race_report
 
     race_report.count(connection.vendor, scenario, races)
+
+
+# --- Backups -------------------------------------------------------------------------------------
+
+
+def exported(queryset=None, secrets=True) -> str:
+    """The JSON export of ``queryset`` (every series by default), as one text."""
+    return "".join(export_json(queryset if queryset is not None else Series.objects.all(),
+                               secrets=secrets))  # fmt: skip
+
+
+def wipe() -> None:
+    """Every club night, league, player and series gone (and with them what hangs on them)."""
+    Event.objects.all().delete()  # first: its tables keep their series
+    Series.objects.all().delete()
+    Player.objects.all().delete()
+    League.objects.all().delete()
+
+
+def counts() -> tuple[int, ...]:
+    """How many leagues, members, players, series, seats, deals and audit events there are."""
+    models = (League, Membership, Player, Series, Seat, Deal, DealEvent)
+    return tuple(model.objects.count() for model in models)
+
+
+# --- The site's URLs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    route: str  # e.g. "series/<int:pk>/deals/"
+    name: str | None
+    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
+
+    def __str__(self) -> str:
+        return self.route or "(home)"
+
+    @property
+    def converters(self) -> dict:
+        """Each path argument's converter, by the argument's name."""
+        found: dict = {}
+        for level in self.levels:
+            found.update(getattr(level, "converters", {}))
+        return found
+
+
+def endpoints() -> list[Endpoint]:
+    """Every URL pattern of the project but Django's admin (for operators only: its tests are in
+    tests/site/test_admin.py), with the patterns of the includes leading to it."""
+    found = []
+
+    def walk(resolver: URLResolver, levels: tuple) -> None:
+        for entry in resolver.url_patterns:
+            if isinstance(entry, URLResolver):
+                if entry.app_name != "admin":
+                    walk(entry, (*levels, entry.pattern))
+            elif isinstance(entry, URLPattern):
+                chain = (*levels, entry.pattern)
+                route = "".join(str(level) for level in chain)
+                found.append(Endpoint(route=route, name=entry.name, levels=chain))
+
+    walk(get_resolver(), ())
+    return found

@@ -4,11 +4,11 @@ from django.urls import path
 
 from scoring.views import events, tables
 
-EVENT = "leagues/<int:pk>/events/<int:event_pk>/"
+EVENT = "leagues/<id:pk>/events/<id:event_pk>/"
 
 urlpatterns = [
-    path("leagues/<int:pk>/events/", events.event_list, name="event_list"),
-    path("leagues/<int:pk>/events/new/", events.event_new, name="event_new"),
+    path("leagues/<id:pk>/events/", events.event_list, name="event_list"),
+    path("leagues/<id:pk>/events/new/", events.event_new, name="event_new"),
     path(EVENT, events.event_detail, name="event_detail"),
     path(EVENT + "cards/", events.event_cards, name="event_cards"),
     path(EVENT + "rounds/next/", events.event_round_next, name="event_round_next"),

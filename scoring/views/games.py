@@ -21,12 +21,17 @@ from scoring.access import (
 )
 from scoring.collation import name_sort_key
 from scoring.history.selectors import home_context
-from scoring.middleware import id_param
+from scoring.ids import id_param
 from scoring.models import League, Role, Series
 from scoring.modes import SHAPES, Mode
 from scoring.table import selectors, services
 from scoring.table.forms import SeriesForm, series_initial
-from scoring.throttle import quick_game_refusal, quick_game_started
+from scoring.throttle import (
+    league_game_refusal,
+    league_game_started,
+    quick_game_refusal,
+    quick_game_started,
+)
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest
 
 
@@ -104,8 +109,9 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
     known = selectors.known_players(request) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)
-        if form.is_valid() and league is None and (refusal := quick_game_refusal(request)):
-            form.add_error(None, refusal)  # too many quick games from here: the form says so
+        limit = quick_game_refusal if league is None else league_game_refusal
+        if form.is_valid() and (refusal := limit(request)):
+            form.add_error(None, refusal)  # too many games from here: the form says so
         if form.is_valid():
             data = form.cleaned_data
             series = services.series_create(
@@ -117,8 +123,7 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
                 known=known,
                 user=request.user,
             )
-            if league is None:
-                quick_game_started(request)
+            (quick_game_started if league is None else league_game_started)(request)
             remember_link(request, series, series.score_token)
             if league is None:
                 remember_created(request, series)

@@ -28,6 +28,11 @@ VARIABLES = [
     "STATIC_ROOT",
     "QUICK_GAMES_PER_SESSION",
     "QUICK_GAMES_PER_ADDRESS",
+    "SIGNUPS_PER_ADDRESS",
+    "LEAGUE_GAMES_PER_ACCOUNT",
+    "AXES_FAILURE_LIMIT",
+    "LOGIN_FAILURES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ADDRESS",
     "TRUSTED_PROXY_COUNT",
     "EMAIL_HOST",
     "EMAIL_BACKEND",
@@ -103,11 +108,22 @@ def test_production_values_can_be_tuned(monkeypatch):
     assert values["ALLOWED_HOSTS"] == ["a.example.org", "b.example.org"]
 
 
-def test_quick_games_per_hour_can_be_tuned(monkeypatch):
+LIMITS = {
+    "QUICK_GAMES_PER_SESSION": 30,
+    "QUICK_GAMES_PER_ADDRESS": 100,
+    "SIGNUPS_PER_ADDRESS": 10,
+    "LEAGUE_GAMES_PER_ACCOUNT": 30,
+    "AXES_FAILURE_LIMIT": 5,
+    "LOGIN_FAILURES_PER_ACCOUNT": 20,
+    "LOGIN_FAILURES_PER_ADDRESS": 30,
+}
+
+
+def test_the_limits_per_hour_can_be_tuned(monkeypatch):
     values = load(monkeypatch)
-    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (30, 100)
-    values = production(monkeypatch, QUICK_GAMES_PER_SESSION="5", QUICK_GAMES_PER_ADDRESS="50")
-    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (5, 50)
+    assert {name: values[name] for name in LIMITS} == LIMITS
+    values = production(monkeypatch, **{name: str(at + 2) for at, name in enumerate(LIMITS)})
+    assert [values[name] for name in LIMITS] == list(range(2, 2 + len(LIMITS)))
 
 
 def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
@@ -132,7 +148,11 @@ def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
         ({"SECURE_COOKIES": "sometimes"}, "SECURE_COOKIES must be true or false"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be a logging level"),
         ({"QUICK_GAMES_PER_SESSION": "lots"}, "QUICK_GAMES_PER_SESSION must be a whole number"),
-        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "must be 1 or more"),
+        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "QUICK_GAMES_PER_ADDRESS must be 1 or more"),
+        ({"SIGNUPS_PER_ADDRESS": "0"}, "SIGNUPS_PER_ADDRESS must be 1 or more"),
+        ({"LEAGUE_GAMES_PER_ACCOUNT": "-3"}, "LEAGUE_GAMES_PER_ACCOUNT must be 1 or more"),
+        ({"LOGIN_FAILURES_PER_ACCOUNT": "0"}, "LOGIN_FAILURES_PER_ACCOUNT must be 1 or more"),
+        ({"LOGIN_FAILURES_PER_ADDRESS": "many"}, "LOGIN_FAILURES_PER_ADDRESS must be a whole"),
         ({"TRUSTED_PROXY_COUNT": "one"}, "TRUSTED_PROXY_COUNT must be a whole number"),
         ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT cannot be negative"),
         (
@@ -179,8 +199,9 @@ def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(monkey
     assert production(monkeypatch, SECURE_PROXY_SSL_HEADER="false")["TRUSTED_PROXY_COUNT"] == 0
     assert production(monkeypatch, TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
     values = production(monkeypatch)
-    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_address"
+    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_network"
     assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+    assert values["AXES_WHITELIST_CALLABLE"] == "scoring.logins.known_browser"
 
 
 def test_production_without_a_mail_server_sends_no_mail_and_offers_no_reset(monkeypatch):
