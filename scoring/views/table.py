@@ -154,10 +154,12 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if outcome.error is not None:
         form.add_engine_error(outcome.error)
     notice = board.outcome_notice(outcome, now, number)
-    if outcome.entry is not Entry.REFUSED:
-        form = board.kept_form(now, outcome, request.POST)
+    # A refused deal's form comes back as typed, with its errors; any other is the board's own.
+    shown_form = (
+        form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)
+    )
     response = board_answer(
-        request, fresh, board=now, form=form, notice=notice, status=STATUS[outcome.entry]
+        request, fresh, board=now, form=shown_form, notice=notice, status=STATUS[outcome.entry]
     )
     if outcome.recorded and outcome.deal is not None:
         response[RECORDED_HEADER] = str(outcome.deal.number)
