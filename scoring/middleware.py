@@ -22,8 +22,8 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from django.contrib.auth import SESSION_KEY
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.functional import empty
 
 from scoring.redact import redact
 
@@ -60,21 +60,15 @@ class RequestContextMiddleware:
 
 
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
-    """The signed-in user's id; only an error report may look it up in the database."""
-    user = request.__dict__.get("user")
-    wrapped = getattr(user, "_wrapped", user)
-    if (wrapped is None or wrapped is empty) and user is not None and may_query:
-        try:
-            wrapped = user._wrapped if user.is_authenticated is not None else None
-        except Exception:  # the database may be what failed; the report must still go out
-            return "?"
-    if wrapped is not None and wrapped is not empty:
-        return str(wrapped.pk) if getattr(wrapped, "is_authenticated", False) else "anonymous"
-    session = request.__dict__.get("session")
-    cache = getattr(session, "_session_cache", None)
-    if isinstance(cache, dict):
-        return str(cache.get("_auth_user_id", "anonymous"))
-    return "-"
+    """The signed-in user's id from the session; only an error report may read a session the
+    request has not read yet (a query: the database may be what failed)."""
+    session = getattr(request, "session", None)
+    if session is None or not (session.accessed or may_query):
+        return "-"
+    try:
+        return str(session.get(SESSION_KEY, "anonymous"))
+    except Exception:  # the report must still go out
+        return "?"
 
 
 class RequestContextFilter(logging.Filter):
