@@ -94,7 +94,7 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
     if count is None or not MIN_SIDES <= count <= MAX_SIDES:
         raise InvalidDeal(
             _("A deal has two or three sides, not %(count)s."),
-            {"count": _shown(raw) if count is None else count},
+            {"count": shown(raw) if count is None else count},
         )
     points = []
     for side, value in enumerate(raw):
@@ -102,14 +102,14 @@ def _whole_numbers(raw: Any) -> tuple[int, ...]:
         if number is None:
             raise InvalidDeal(
                 _("Card points are whole numbers; %(value)s is not one."),
-                {"value": _shown(value)},
+                {"value": shown(value)},
                 side=side,
                 field="points",
             )
         if not 0 <= number <= DEAL_TOTAL:
             raise InvalidDeal(
                 _("Card points are between 0 and 120; %(value)s is not."),
-                {"value": number if -(10**4000) < number < 10**4000 else _shown(number)},
+                {"value": number if -(10**4000) < number < 10**4000 else shown(number)},
                 side=side,
                 field="points",
             )
@@ -152,7 +152,8 @@ def _whole_number(value: Any) -> int | None:
         return None
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
+    """A refused value as a message shows it: at most 20 characters, whatever it is."""
     try:
         text = str(value)
     except Exception:  # e.g. an int too long to print, or an object whose str() fails

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .deal import Deal, _shown
+from .deal import Deal, shown
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
@@ -73,7 +73,7 @@ def score_deal(
     if type(multiplier) is not int or multiplier < 1:
         raise InvalidDeal(
             _("The eggs multiplier is a whole number from 1 up, not %(value)s."),
-            {"value": _shown(multiplier)},
+            {"value": shown(multiplier)},
         )
     defeat = base_defeat(deal, rules)
     if multiplier != 1:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .deal import MAX_SIDES, MIN_SIDES, Deal, _shown
+from .deal import MAX_SIDES, MIN_SIDES, Deal, shown
 from .errors import InvalidDeal
 from .errors import gettext_noop as _
 from .ruleset import CLASSIC, Ruleset
@@ -122,15 +122,6 @@ class Series:
         self._eggs = 0
         self._multiplier = 1
         self._outcomes: list[DealOutcome] = []
-
-    def copy(self) -> Series:
-        """This series as it stands, to go on from independently of this one."""
-        twin = Series.__new__(Series)
-        for name in Series.__slots__:
-            setattr(twin, name, getattr(self, name))
-        twin._out = list(self._out)  # the only lists: the rest are immutable or shared caches
-        twin._outcomes = list(self._outcomes)
-        return twin
 
     def add(self, deal: Deal | Sequence[int]) -> DealOutcome:
         """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added.
@@ -298,7 +289,7 @@ def _side_count(sides: object) -> int:
     if count is None or not MIN_SIDES <= count <= MAX_SIDES:
         raise InvalidDeal(
             _("A series has two or three sides, not %(count)s."),
-            {"count": _shown(sides if count is None else count)},
+            {"count": shown(sides if count is None else count)},
         )
     return count
 
