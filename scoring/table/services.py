@@ -292,11 +292,11 @@ def players_resolve(
     for name in names:
         key = name_key(name)
         found = pool.filter(name_key=key).order_by("pk").first() if pool is not None else None
-        players.append(found or _player_create(name=name_clean(name), league=league))
+        players.append(found or player_create(name=name_clean(name), league=league))
     return players
 
 
-def _player_create(*, name: str, league: League | None) -> Player:
+def player_create(*, name: str, league: League | None) -> Player:
     """A new player; in a league, the one another request has just created under this name."""
     try:
         with transaction.atomic():

@@ -719,7 +719,7 @@ def recorded_reads(monkeypatch):
 
     def recording(request):
         query = RecordingQueryDict(
-            request.environ.get("QUERY_STRING", ""), encoding=request._encoding
+            request.environ.get("QUERY_STRING", ""), encoding=request.encoding
         )
         query.recording = True
         return query

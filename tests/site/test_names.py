@@ -99,7 +99,7 @@ def test_a_quick_game_finds_a_player_this_phone_played_with_whatever_the_case(db
 
 def test_a_player_created_meanwhile_by_another_request_is_the_one_returned(league):
     other = Player.objects.create(name="Анна", league=league)
-    assert services._player_create(name="АННА", league=league) == other
+    assert services.player_create(name="АННА", league=league) == other
 
 
 def test_the_new_game_page_finds_the_league_player_whatever_the_case(league, scorer):
