@@ -12,7 +12,8 @@ account is a league's only owner (ownership is handed over first). What the acco
 on the score sheets without it: players keep the name the table typed (``Player.user``,
 ``Series.created_by``, ``Deal.recorded_by``, ``DealEvent.actor`` and ``LeagueEvent.actor`` are
 set to nothing, and so is the account's id in the merges of a player linked to it, which an
-undo would have linked again), and the login records of its username are deleted.
+undo would have linked again), and the login records of its username and its downloads (the
+files too) are deleted.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from scoring.models import (
     Deal,
     DealEvent,
     Event,
+    Export,
     League,
     LeagueEvent,
     Membership,
     Player,
     Role,
     Series,
+    exports_storage,
 )
 
 #: The version of the document ``personal_data`` writes.
@@ -207,4 +210,8 @@ def account_delete(user: User) -> None:
         change.save(update_fields=["data"])
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username=username).delete()
+    # Its downloads (its own data among them) go with it: the rows with the account, the files
+    # once that is committed.
+    files = [export.file.name for export in Export.objects.filter(user=user) if export.file]
+    transaction.on_commit(lambda: [exports_storage().delete(name) for name in files])
     user.delete()
