@@ -32,8 +32,30 @@ wsgi_app = "kozel_site.wsgi:application"
 preload_app = True
 
 
+def pool_refusal(threads: int) -> str | None:
+    """Why gunicorn may not run ``threads`` threads per worker on the database pool, or None.
+
+    Each thread holds a connection while it answers: with more threads than the pool lends,
+    requests wait for one and fail (PoolTimeout) when the site is busy.
+    """
+    from django.conf import settings
+
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if not isinstance(pool, dict) or threads <= pool["max_size"]:
+        return None
+    return (
+        f"gunicorn would run {threads} threads per worker, but the database pool lends each "
+        f"process at most {pool['max_size']} connections (DATABASE_POOL_MAX_SIZE): requests "
+        f"would wait for a connection and fail. Set DATABASE_POOL_MAX_SIZE to {threads} or "
+        "more, or leave it unset (it follows GUNICORN_THREADS)."
+    )
+
+
 def on_starting(server) -> None:
     """After the preloaded app is imported, before any worker is forked."""
+    refusal = pool_refusal(server.cfg.threads)
+    if refusal:
+        raise SystemExit(refusal)
     if server.cfg.preload_app:
         from kozel_site.warmup import warm_up
 

@@ -608,7 +608,8 @@ class Export(models.Model):
     #: A digest of the address a request without an account came from: the per-network limit.
     address = models.CharField(max_length=64, blank=True)
     scope = models.JSONField(default=dict)
-    file = models.FileField(storage=exports_storage, blank=True)
+    #: The finished file's name in ``exports_storage()`` ("" until it is there).
+    file = models.CharField(max_length=100, blank=True)
     size = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

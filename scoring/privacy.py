@@ -212,6 +212,6 @@ def account_delete(user: User) -> None:
         model.objects.filter(username=username).delete()
     # Its downloads (its own data among them) go with it: the rows with the account, the files
     # once that is committed.
-    files = [export.file.name for export in Export.objects.filter(user=user) if export.file]
+    files = list(Export.objects.filter(user=user).exclude(file="").values_list("file", flat=True))
     transaction.on_commit(lambda: [exports_storage().delete(name) for name in files])
     user.delete()

@@ -45,7 +45,7 @@ from scoring.backup.csv_export import BOM, history_csv
 from scoring.backup.json_export import export_json
 from scoring.clients import client_address
 from scoring.history.selectors import history_filter
-from scoring.models import Export, League, Membership, Role, Series
+from scoring.models import Export, League, Membership, Role, Series, exports_storage
 from scoring.table.selectors import visible_series
 
 #: How long a finished export stays to be downloaded.
@@ -263,7 +263,7 @@ def export_make(export_id: str) -> int:
                 spool.write(piece.encode())
             size = spool.tell()
             suffix = "csv" if export.kind == Export.Kind.HISTORY_CSV else "json"
-            name = export.file.storage.save(f"{export.pk}.{suffix}", File(spool))
+            name = exports_storage().save(f"{export.pk}.{suffix}", File(spool))
     except BaseException:
         Export.objects.filter(pk=export.pk).update(failed=True, finished_at=timezone.now())
         raise
@@ -271,7 +271,7 @@ def export_make(export_id: str) -> int:
         file=name, size=size, finished_at=timezone.now()
     )
     if not done:  # pruned as lost while it was being made: nobody can have it
-        export.file.storage.delete(name)
+        exports_storage().delete(name)
     exports_prune.using(run_after=timezone.now() + KEEP).enqueue()
     return size
 
@@ -281,7 +281,7 @@ def exports_delete(exports: QuerySet[Export]) -> int:
     count = 0
     for export in exports:
         if export.file:
-            export.file.delete(save=False)
+            exports_storage().delete(export.file)
         export.delete()
         count += 1
     return count

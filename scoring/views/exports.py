@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from scoring.backup import jobs
-from scoring.models import Export
+from scoring.models import Export, exports_storage
 from scoring.views import HtmxHttpRequest
 
 TOO_MANY = 429
@@ -93,7 +93,7 @@ def export_download(request: HtmxHttpRequest, pk: uuid.UUID) -> HttpResponse:
     if jobs.export_state(export).state != jobs.DONE:
         return redirect("export_detail", pk=export.pk)
     return FileResponse(
-        export.file.open("rb"),
+        exports_storage().open(export.file, "rb"),
         as_attachment=True,
         filename=jobs.download_name(export),
         content_type=jobs.content_type(export),

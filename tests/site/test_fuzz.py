@@ -365,6 +365,8 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "series_sheet": (),
     "series_export_csv": (),
     "series_export_json": (),
+    "export_detail": (),
+    "export_download": (),
     "player_detail": (),
     "league_list": (),
     "league_new": ("next",),

@@ -36,6 +36,9 @@ VARIABLES = [
     "DATABASE_POOL",
     "DATABASE_POOL_MIN_SIZE",
     "DATABASE_POOL_MAX_SIZE",
+    "DATABASE_POOL_TIMEOUT",
+    "GUNICORN_THREADS",
+    "EXPORTS_ROOT",
     "PAGE_CACHE_ENTRIES",
     "CONN_MAX_AGE",
     "SQLITE_SYNCHRONOUS",
@@ -220,10 +223,17 @@ def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(m
 def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
     url = "postgres://kozel@db.example.org:5432/kozel"
     database = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
-    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 2.0}
     assert database["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not the request
+    assert database["CONN_HEALTH_CHECKS"] is True  # Django's pool then checks each one it lends
     sized = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_MAX_SIZE="8")
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 8
+    threads = production(monkeypatch, DATABASE_URL=url, GUNICORN_THREADS="6")
+    assert threads["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 6
+    quick = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0.5")
+    assert quick["DATABASES"]["default"]["OPTIONS"]["pool"]["timeout"] == 0.5
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_TIMEOUT"):
+        production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0")
     plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
     assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
     assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
@@ -255,7 +265,7 @@ def test_the_gunicorn_master_freezes_what_it_loaded_and_raises_the_young_generat
     conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "kozel_site/gunicorn.conf.py"))
     before = gc.get_threshold()
     try:
-        conf["on_starting"](SimpleNamespace(cfg=SimpleNamespace(preload_app=True)))
+        conf["on_starting"](SimpleNamespace(cfg=SimpleNamespace(preload_app=True, threads=1)))
         assert gc.get_threshold() == conf["GC_THRESHOLDS"] != before
         assert gc.get_freeze_count() > 0
     finally:
