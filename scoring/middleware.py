@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.functional import empty
 
@@ -73,6 +74,12 @@ def id_param(value: object, *, high: int = MAX_ID) -> int | None:
     return number if 1 <= number <= high else None
 
 
+def database_away(error: BaseException | None) -> bool:
+    """Whether ``error`` says the database did not answer (stopped, restarting, out of reach, no
+    free connection in time, or SQLite's file locked too long): worth trying again shortly."""
+    return isinstance(error, (OperationalError, InterfaceError))
+
+
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
     """The signed-in user's id; only an error report may look it up in the database."""
     user = request.__dict__.get("user")
@@ -107,7 +114,11 @@ class RequestContextFilter(logging.Filter):
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
         record.path = redact(request.path)
-        record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
+        # An error report may look the user up, unless the database is what failed: the look-up
+        # would wait for it once more before the answer goes out.
+        failed = record.exc_info[1] if record.exc_info else None
+        may_query = record.levelno >= logging.ERROR and not database_away(failed)
+        record.user_id = _user_id(request, may_query=may_query)
         return True
 
 

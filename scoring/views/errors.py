@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import sys
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 from django.views import defaults
+
+from scoring.middleware import database_away
 
 FORBIDDEN = 403
 SERVICE_UNAVAILABLE = 503
@@ -30,12 +31,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     itself is logged by Django's middleware (django.security.csrf), not shown.
     """
     return render(request, "403.html", {"csrf_failed": True}, status=FORBIDDEN)
-
-
-def database_away(error: BaseException | None) -> bool:
-    """Whether ``error`` says the database did not answer (stopped, restarting, out of reach, no
-    free connection in time, or SQLite's file locked too long): worth trying again shortly."""
-    return isinstance(error, (OperationalError, InterfaceError))
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
