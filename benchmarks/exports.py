@@ -17,7 +17,9 @@ measures, in two parts:
    being made against the same pages with nothing running (goal: every one under 1 s).
 
 Figures only, it never asserts a speed. Run with ``make bench`` or
-``.venv/bin/python benchmarks/exports.py`` (``BENCH_QUICK=1``: small data, figures meaningless).
+``.venv/bin/python benchmarks/exports.py [--database demo.sqlite3]`` (a demo league made by
+``make demo-data`` instead of league_pages.py's; ``BENCH_QUICK=1``: small data, figures
+meaningless).
 """
 
 from __future__ import annotations
@@ -340,7 +342,10 @@ def _drive(port: int, cookies: dict[str, str], league: int) -> dict:
 def main() -> None:
     # One key for the server and the child that makes its sessions: a login hashes with it.
     os.environ["SECRET_KEY"] = "bench-only-" + uuid.uuid4().hex + uuid.uuid4().hex
-    if not DATABASES["demo"].exists():
+    demo = DATABASES["demo"]
+    if "--database" in sys.argv:  # a demo league made elsewhere (make demo-data)
+        demo = Path(sys.argv[sys.argv.index("--database") + 1])
+    elif not demo.exists():
         print("building the demo database (league_pages.py) ...", flush=True)
         subprocess.run(
             [sys.executable, str(ROOT / "benchmarks" / "league_pages.py"), "--child", "demo"],
@@ -351,7 +356,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kozel-bench-exports-") as folder:
         work = Path(folder)
         database = work / "demo.sqlite3"
-        with sqlite3.connect(DATABASES["demo"]) as source, sqlite3.connect(database) as copy:
+        with sqlite3.connect(demo) as source, sqlite3.connect(database) as copy:
             source.backup(copy)
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],

@@ -13,7 +13,10 @@ proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 (default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
 (default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
-``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
+``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process, or
+``GUNICORN_THREADS`` when that is more; ``DATABASE_POOL_TIMEOUT`` 2 seconds a request waits for
+a connection), ``EXPORTS_ROOT`` (where the task worker writes finished exports for the web
+servers to serve; default ``var/exports`` beside the code),
 ``PAGE_CACHE_URL`` (a Redis shared by every process for rendered pages, else each process's
 memory), ``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),

@@ -178,6 +178,11 @@ def owned_alone(user: User) -> list[League]:
     )
 
 
+def _files_delete(names: list[str]) -> None:
+    for name in names:
+        exports_storage().delete(name)
+
+
 @transaction.atomic
 def account_delete(user: User) -> None:
     """End the account's memberships and delete it; refused while it is a league's only owner.
@@ -213,5 +218,5 @@ def account_delete(user: User) -> None:
     # Its downloads (its own data among them) go with it: the rows with the account, the files
     # once that is committed.
     files = list(Export.objects.filter(user=user).exclude(file="").values_list("file", flat=True))
-    transaction.on_commit(lambda: [exports_storage().delete(name) for name in files])
+    transaction.on_commit(lambda: _files_delete(files))
     user.delete()

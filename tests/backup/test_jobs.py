@@ -3,6 +3,7 @@ downloaded whole by whoever asked, one at a time, and gone after a while."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from datetime import timedelta
 
@@ -58,6 +59,11 @@ def test_a_league_backup_is_made_by_the_worker_and_downloaded_whole(league, owne
     data = json.loads(document)
     assert len(data["series"]) == 3 + 2 and len(data["events"]) == 1  # and the night's two tables
     assert int(download["Content-Length"]) == len(document.encode())
+    packed = client.get(asked["Location"] + "download", headers={"Accept-Encoding": "gzip"})
+    body = b"".join(packed.streaming_content)
+    assert packed["Content-Encoding"] == "gzip" and int(packed["Content-Length"]) == len(body)
+    assert gzip.decompress(body).decode() == document  # sent as it is kept
+    assert packed["Content-Disposition"] == download["Content-Disposition"]
 
 
 @pytest.mark.django_db(transaction=True)
