@@ -16,8 +16,9 @@ from django.contrib.auth.models import Group
 from django.urls import clear_url_caches, reverse
 
 from scoring import languages
+from scoring.backup import jobs
 from scoring.leagues import services as league_services
-from scoring.models import Deal, Membership, Player, Role
+from scoring.models import Deal, Export, Membership, Player, Role
 from tests.helpers import PASSWORD, db_snapshot, finished, html, logged_in, make_event
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.django_db
 READ_ONLY = {
     "series", "seat", "deal", "dealevent", "player", "membership", "league", "leagueevent",
     "runningtotal", "pairresult", "event", "eventround", "eventtable", "accountsettings",
+    "export",
 }  # fmt: skip
 
 
@@ -49,6 +51,8 @@ def world(league, owner):
     make_event(league, 4, rounds=1)  # a club night with its round and table
     languages.account_language_set(user=owner, language="de")  # an account's settings
     Group.objects.create(name="operators")
+    scope = {"leagues": [league.pk], "series": [], "owned": [], "filters": {}, "language": "en"}
+    jobs.export_request(kind=Export.Kind.HISTORY_JSON, user=owner, address="", scope=scope)
     common = {"user_agent": "phone", "ip_address": "203.0.113.9", "http_accept": "*/*"}
     AccessAttempt.objects.create(username="vika", failures_since_start=5, **common)
     AccessLog.objects.create(username="vika", **common)
