@@ -40,7 +40,7 @@ def pool_refusal(threads: int) -> str | None:
     """
     from django.conf import settings
 
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    pool = settings.DATABASES.get("default", {}).get("OPTIONS", {}).get("pool")
     if not isinstance(pool, dict) or threads <= pool["max_size"]:
         return None
     return (
