@@ -7,15 +7,22 @@ PORT ?= 8000
 
 .PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
 
-# PyICU (names sorted in each language) builds against Debian's ICU; installed when missing.
-ICU_BUILD := libicu-dev pkg-config g++
+# Each step says what it does before it starts: a first install takes a while, and a newcomer
+# should see it working, not think it hung.
+say = printf '\n== %s\n'
+
+# Wheels only: every package installs without a compiler in seconds, and a new dependency that
+# would be compiled for minutes fails here instead (ONLY_BINARY=:none: allows source packages on a
+# platform without wheels).
+ONLY_BINARY ?= :all:
 $(STAMP): requirements.txt requirements-dev.txt
-	@dpkg -s $(ICU_BUILD) >/dev/null 2>&1 || { \
-	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ICU_BUILD) >/dev/null) ; } || true
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements-dev.txt
-	touch $(STAMP)
+	@test -x $(BIN)/python || { $(say) "Creating the virtualenv in $(VENV)…" && $(PYTHON) -m venv $(VENV); }
+	@$(say) "Updating pip…"
+	@$(BIN)/pip install --quiet --upgrade pip
+	@$(say) "Installing Python packages (under a minute on a good connection)…"
+	@$(BIN)/pip install --only-binary=$(ONLY_BINARY) -r requirements-dev.txt
+	@touch $(STAMP)
+	@$(say) "Python packages installed in $(VENV)."
 
 install: $(STAMP)
 
@@ -24,6 +31,7 @@ install: $(STAMP)
 BROWSER_FONTS := fonts-dejavu-core fonts-noto-core fonts-noto-cjk
 browser:
 	@test -x /usr/bin/chromium && dpkg -s $(BROWSER_FONTS) >/dev/null 2>&1 || { \
+	  $(say) "Installing Chromium and fonts with apt-get (a minute or two)…"; \
 	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium $(BROWSER_FONTS) >/dev/null) ; }
 	@test -x /usr/bin/chromium || { echo "Chromium is missing at /usr/bin/chromium"; exit 1; }
 
@@ -32,8 +40,10 @@ browser:
 WORKER := $(BIN)/python manage.py db_worker --no-reload --no-startup-delay
 
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(WORKER) & trap 'kill $$! 2>/dev/null' EXIT; $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	@$(say) "Migrating the database…"
+	@$(BIN)/python manage.py migrate --noinput
+	@$(say) "Starting the task worker and the development server on http://127.0.0.1:$(PORT)/ (Ctrl+C stops both)…"
+	@$(WORKER) & trap 'kill $$! 2>/dev/null' EXIT; $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The suite runs in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database), and each run ends with the ten slowest tests. The browser tests run on their own
@@ -58,6 +68,7 @@ rules-js: install node
 # Node 20 runs the JavaScript tests (tests/js/); Debian's nodejs when it is missing.
 node:
 	@command -v node >/dev/null || { \
+	  $(say) "Installing Node.js with apt-get…"; \
 	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null) ; }
 	@command -v node >/dev/null || { echo "Node is missing (tests/js/ needs Node 20)"; exit 1; }
 
@@ -102,6 +113,7 @@ loadtest: install wrk
 
 wrk:
 	@command -v wrk >/dev/null || { \
+	  $(say) "Installing wrk with apt-get…"; \
 	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null) ; }
 	@command -v wrk >/dev/null || { echo "wrk is missing"; exit 1; }
 

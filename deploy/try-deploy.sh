@@ -103,9 +103,6 @@ export ADMIN_URL=ops-try/
 export LOG_LEVEL=WARNING
 export WEB_CONCURRENCY=2
 export EXPORTS_ROOT="$WORK/exports"  # the task worker writes there, both servers read there
-# Both servers' workers keep rendered pages in one Redis (DEPLOY.md); one that does not answer
-# would cost renders only.
-export PAGE_CACHE_URL=redis://127.0.0.1:6379/13
 export EMAIL_HOST=127.0.0.1 EMAIL_PORT=$SMTP_PORT EMAIL_USE_TLS=false
 export DEFAULT_FROM_EMAIL="Kozel <noreply@localhost>"
 unset TEST_DATABASE_NAME SECURE_SSL_REDIRECT SECURE_PROXY_SSL_HEADER SECURE_COOKIES 2>/dev/null || true

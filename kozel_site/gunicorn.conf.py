@@ -10,7 +10,6 @@ PostgreSQL. The access log leaves out the tokens of secret links (``scoring.reda
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 
@@ -23,24 +22,20 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name} must be a whole number, not {value!r}") from None
 
 
-#: The collector's thresholds in the workers (``on_starting``): young, middle, old generation.
-GC_THRESHOLDS = (50_000, 20, 100)
-
 wsgi_app = "kozel_site.wsgi:application"
-# The project is loaded once in the master and the workers are forked from it, warmed up
-# (kozel_site/warmup.py: URLs, templates, translations; never the database).
+# The project is loaded once in the master and the workers are forked from it (its memory
+# shared, copy-on-write). Loading it opens no database connection.
 preload_app = True
 
 
-def pool_refusal(threads: int) -> str | None:
-    """Why gunicorn may not run ``threads`` threads per worker on the database pool, or None.
+def pool_refusal(threads: int, database: dict) -> str | None:
+    """Why gunicorn may not run ``threads`` threads per worker on ``database``'s pool (a
+    ``DATABASES`` entry), or None.
 
     Each thread holds a connection while it answers: with more threads than the pool lends,
     requests wait for one and fail (PoolTimeout) when the site is busy.
     """
-    from django.conf import settings
-
-    pool = settings.DATABASES.get("default", {}).get("OPTIONS", {}).get("pool")
+    pool = database.get("OPTIONS", {}).get("pool")
     if not isinstance(pool, dict) or threads <= pool["max_size"]:
         return None
     return (
@@ -52,23 +47,12 @@ def pool_refusal(threads: int) -> str | None:
 
 
 def on_starting(server) -> None:
-    """After the preloaded app is imported, before any worker is forked."""
-    refusal = pool_refusal(server.cfg.threads)
+    """Before any worker is forked: more threads than the database pool lends is refused."""
+    from django.conf import settings
+
+    refusal = pool_refusal(server.cfg.threads, settings.DATABASES.get("default", {}))
     if refusal:
         raise SystemExit(refusal)
-    if server.cfg.preload_app:
-        from kozel_site.warmup import warm_up
-
-        warm_up()
-        # What the master loaded lives as long as the workers: out of the garbage collector's
-        # sight (gc.freeze), its full collections no longer walk it on every worker's requests
-        # (about 5 % of a deal cycle's CPU), nor write to the pages the workers share with it.
-        gc.freeze()
-        # A young generation of 50,000 objects rather than 700: a board's render allocates
-        # thousands, most freed by their reference counts at once, and the collector walked the
-        # survivors on every 700th (125 collections a 200 deals, 0.29 ms of CPU a deal cycle;
-        # 0.11 ms at 50,000). What cycles hold is still collected, a little later.
-        gc.set_threshold(*GC_THRESHOLDS)
 
 
 bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"

@@ -10,15 +10,18 @@ Environment variables (production): ``DEBUG=false``, ``SECRET_KEY`` (50+ charact
 ``SECURE_SSL_REDIRECT`` (default true), ``SECURE_PROXY_SSL_HEADER`` (default true: trust the
 proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
 ``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
-(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``, ``QUICK_GAMES_PER_SESSION``
-(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (default 100): quick games per hour.
+(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``. Limits per hour
+(``scoring.throttle``; a network is one IPv4 address or one IPv6 /64): ``QUICK_GAMES_PER_SESSION``
+(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (100) quick games per browser and per network,
+``SIGNUPS_PER_ADDRESS`` (10) accounts per network, ``LEAGUE_GAMES_PER_ACCOUNT`` (30) league games
+per account; failed log-ins (``scoring.logins``): ``AXES_FAILURE_LIMIT`` (5) per username and
+network, ``LOGIN_FAILURES_PER_ACCOUNT`` (20) per account and ``LOGIN_FAILURES_PER_ADDRESS`` (30)
+per network from browsers the account does not know.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
 ``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process, or
 ``GUNICORN_THREADS`` when that is more; ``DATABASE_POOL_TIMEOUT`` 2 seconds a request waits for
 a connection), ``EXPORTS_ROOT`` (where the task worker writes finished exports for the web
 servers to serve; default ``var/exports`` beside the code),
-``PAGE_CACHE_URL`` (a Redis shared by every process for rendered pages, else each process's
-memory), ``PAGE_CACHE_ENTRIES`` (rendered scoreboards kept per process, default 1000),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
 ``MINIFY_STATIC`` (default true: our JavaScript and CSS served minified) and ``MINIFIED_ROOT``
 (where the minified copies are made; default: a folder of the temporary one).
@@ -150,8 +153,7 @@ MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
     "scoring.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # django-csp's, its policy built once (scoring/content_policy.py).
-    "scoring.content_policy.CSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
     # name a server's own address): before CommonMiddleware, the first to check the host; after
     # the two above, whose headers it keeps (and which ask for the host only to redirect).
@@ -168,9 +170,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Whose page this is, for the service worker's kept pages (scoring/offline.py).
-    "scoring.offline.ViewerMiddleware",
-    # Ids beyond 64 bits and NUL characters in the path are a 404, not a database error.
+    # Whose page this is, for the service worker's kept pages (scoring/table/offline.py).
+    "scoring.table.offline.ViewerMiddleware",
+    # NUL characters in a path's token are a 404, not a database error (ids: scoring/ids.py).
     "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
@@ -180,15 +182,22 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Repeated failed logins: 5 failures for one username from one address lock it for an hour.
+# Repeated failed logins: 5 failures for one username from one network lock it for an hour.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
-# The client's address, not the proxy's: else five failures from anywhere lock out the owner.
-AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_address"
+# The client's network, not the proxy's address (else five failures from anywhere lock out the
+# owner), and an IPv6 /64 as one address (else its 2**64 addresses guess on and on).
+AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_network"
+# A browser that logged in to the account before is capped by scoring.logins, per browser.
+AXES_WHITELIST_CALLABLE = "scoring.logins.known_browser"
+# Per hour, from browsers the account does not know (scoring.logins): failures at one account
+# from anywhere, and failures from one network at any accounts.
+LOGIN_FAILURES_PER_ACCOUNT = envint("LOGIN_FAILURES_PER_ACCOUNT", 20)
+LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 30)
 
 ROOT_URLCONF = "kozel_site.urls"
 WSGI_APPLICATION = "kozel_site.wsgi.application"
@@ -329,7 +338,7 @@ STORAGES = {
 }
 
 # The installable app: a deploy's build id (say the git commit), part of the service worker's
-# cache names beside a digest of the app shell's files (scoring/offline.py).
+# cache names beside a digest of the app shell's files (scoring/table/offline.py).
 APP_VERSION = os.environ.get("APP_VERSION", "")
 
 LOGIN_URL = "login"
@@ -363,7 +372,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Kozel <noreply@localh
 
 # Sessions live in the database and the cache is a database table, so every worker process and
 # every app server sharing the database sees the same logins, links and cached values.
-SESSION_ENGINE = "scoring.sessions"
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
@@ -373,42 +382,27 @@ CACHES = {
     }
 }
 
-# Rendered scoreboards, reused while their series is unchanged (scoring.pagecache), only ever a
-# cache (every request checks the series' version): each process's own memory first; with
-# PAGE_CACHE_URL (redis://host:port/db) also one Redis for every worker and server, so the board
-# a recorded deal rendered in one process is the next page's in another. A Redis that does not
-# answer costs renders, never an error (pagecache).
-CACHES["pages"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "kozel-pages",
-    "TIMEOUT": 600,
-    "OPTIONS": {"MAX_ENTRIES": envint("PAGE_CACHE_ENTRIES", 1000)},
-}
-PAGE_CACHE_URL = os.environ.get("PAGE_CACHE_URL", "").strip()
-PAGE_CACHE_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "unanswered_sets": True}
-if PAGE_CACHE_URL:
-    CACHES["pages_shared"] = {
-        # Django's Redis backend, with one client kept per process, and sets that do not wait
-        # for Redis's answer (kozel_site/redis_cache.py): only ever a cache.
-        "BACKEND": "kozel_site.redis_cache.RedisCache",
-        "LOCATION": PAGE_CACHE_URL,
-        "KEY_PREFIX": "kozel-pages",
-        "TIMEOUT": 600,
-        "OPTIONS": PAGE_CACHE_OPTIONS,
-    }
-
 # Work off the request (the exports): Django's tasks framework, queued in the database and run by
 # `manage.py db_worker` beside the web servers, on SQLite and PostgreSQL alike.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# Quick games (no account needed) that one browser session and one client address may start in
-# an hour (scoring.throttle); league games are not counted.
+# Per hour (scoring.throttle): quick games (no account needed) that one browser session and one
+# client network may start, accounts made from one network, league games one account starts
+# with the new-game form (a club night's tables and rematches are not counted).
 QUICK_GAMES_PER_SESSION = envint("QUICK_GAMES_PER_SESSION", 30)
 QUICK_GAMES_PER_ADDRESS = envint("QUICK_GAMES_PER_ADDRESS", 100)
-if min(QUICK_GAMES_PER_SESSION, QUICK_GAMES_PER_ADDRESS) < 1:
-    raise ImproperlyConfigured(
-        "QUICK_GAMES_PER_SESSION and QUICK_GAMES_PER_ADDRESS must be 1 or more."
-    )
+SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
+LEAGUE_GAMES_PER_ACCOUNT = envint("LEAGUE_GAMES_PER_ACCOUNT", 30)
+for _limit in (
+    "QUICK_GAMES_PER_SESSION",
+    "QUICK_GAMES_PER_ADDRESS",
+    "SIGNUPS_PER_ADDRESS",
+    "LEAGUE_GAMES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ADDRESS",
+):
+    if globals()[_limit] < 1:
+        raise ImproperlyConfigured(f"{_limit} must be 1 or more.")
 
 # Security. The headers apply in development too, so a page that breaks under the
 # Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.

@@ -20,10 +20,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
-from scoring.models import League, Membership, Role, Series
+from scoring.models import EventTable, EventTableLink, League, Membership, Role, Series
 
 SESSION_LINKS = "series_links"
 SESSION_CREATED = "series_created"  # ids of the quick games this browser started
+SESSION_TABLES = "table_links"  # club-night table links this browser opened: token → [event, n]
 MAX_REMEMBERED = 200
 
 SCORE = "score"
@@ -44,6 +45,7 @@ class SeriesAccess:
     can_manage: bool  # revoke links, move into a league
     link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
     archived: bool = False  # a series of an archived league: nobody scores or manages it
+    table: bool = False  # scored through its club-night table's link for the evening
 
 
 def held_tokens(request: HttpRequest) -> dict[int, str]:
@@ -85,6 +87,50 @@ def remember_link(request: HttpRequest, series: Series, token: str | None) -> No
     while len(links) > MAX_REMEMBERED:
         links.pop(next(iter(links)))
     request.session[SESSION_LINKS] = links
+
+
+def followed_link(rematch: Series, link: str) -> str | None:
+    """The token of a rematch's ``link`` (SCORE or WATCH) for a phone that held that link of
+    the game before it: the same table follows on, unless the rematch's link was renewed since
+    (its creator locked out whoever held the old one)."""
+    if link == SCORE:
+        return None if rematch.score_renewed_at is not None else rematch.score_token
+    return None if rematch.watch_renewed_at is not None else rematch.watch_token
+
+
+def held_tables(request: HttpRequest) -> dict[str, tuple[int, int]]:
+    """The club-night table links this browser opened: token → (event id, table number)."""
+    return {
+        token: (int(event), int(number))
+        for token, (event, number) in request.session.get(SESSION_TABLES, {}).items()
+    }
+
+
+def remember_table(request: HttpRequest, link: EventTableLink) -> None:
+    """Remember that this browser is the phone of a club night's table for the evening: it
+    scores whichever game the table plays in the round (``series_access``)."""
+    tables = request.session.get(SESSION_TABLES, {})
+    if link.token in tables:
+        return
+    tables = {**tables, link.token: [link.event_id, link.number]}
+    while len(tables) > MAX_REMEMBERED:
+        tables.pop(next(iter(tables)))
+    request.session[SESSION_TABLES] = tables
+
+
+def _table_phone(request: HttpRequest, series: Series) -> bool:
+    """Whether this browser holds the evening's link of the club-night table ``series`` is
+    played at (a link still valid: two queries, asked only when nothing else lets it in)."""
+    held = held_tables(request)
+    if not held or series.league_id is None:
+        return False
+    table = EventTable.objects.filter(series=series).values_list("round__event_id", "number")
+    found = table.first()
+    if found is None or found not in set(held.values()):
+        return False
+    event_id, number = found
+    links = EventTableLink.objects.filter(event_id=event_id, number=number, token__in=list(held))
+    return links.exists()
 
 
 def remember_created(request: HttpRequest, series: Series) -> None:
@@ -138,19 +184,25 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
     link = held_link(request, series)
     # The creator keeps the game whatever becomes of its links (renewed on another device).
     creator = is_creator(request, series)
-    if role is None and link is None and not creator:
+    table = role is None and link is None and not creator and _table_phone(request, series)
+    if role is None and link is None and not creator and not table:
         if request.session.get(SESSION_LINKS, {}).get(str(series.pk)):
             raise LinkRenewed("The link this browser opened was renewed.")
         raise Http404("No such series.")
     can_manage = creator or role in (Role.OWNER, Role.SCORER)
-    can_score = link == SCORE or can_manage
-    if role is None and link is not None and series.league_id is not None:
+    can_score = link == SCORE or can_manage or table
+    if role is None and (link is not None or table) and series.league_id is not None:
         league = series.league
         archived = league is not None and league.archived_at is not None
     if archived:
         can_manage = can_score = False
     return SeriesAccess(
-        series=series, can_score=can_score, can_manage=can_manage, link=link, archived=archived
+        series=series,
+        can_score=can_score,
+        can_manage=can_manage,
+        link=link,
+        archived=archived,
+        table=table,
     )
 
 

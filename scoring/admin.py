@@ -14,6 +14,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
+from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -39,6 +40,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from scoring.table.scoreboard import side_names
 
 admin.site.site_header = gettext_lazy("Kozel: operations")
 admin.site.site_title = gettext_lazy("Kozel admin")
@@ -77,7 +79,7 @@ class SeatInline(ReadOnlyInline):
 
 @admin.register(Series)
 class SeriesAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "league", "mode", "deal_count", "finished", "created_at"]
+    list_display = ["id", "players", "league", "mode", "deal_count", "finished", "created_at"]
     list_filter = ["finished", "mode"]
     list_select_related = ["league"]
     search_fields = ["seats__player__name"]
@@ -85,24 +87,34 @@ class SeriesAdmin(ReadOnlyAdmin):
     inlines = [SeatInline]
     exclude = ["score_token", "watch_token"]  # secret links stay out of an operator's screen
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Series]:
+        # Every row's seats and players in one query, whatever the length of the page.
+        seats = Seat.objects.select_related("player").order_by("position")
+        return super().get_queryset(request).prefetch_related(Prefetch("seats", queryset=seats))
+
+    @admin.display(description=gettext_lazy("Players"))
+    def players(self, series: Series) -> str:
+        """Side against side: "Anna & Vera – Boris & Gleb"."""
+        return " – ".join(side_names(list(series.seats.all()), series.shape.sides))
+
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "series", "position", "player", "total", "is_goat", "is_winner"]
+    list_display = ["id", "series", "position", "player", "total", "is_goat", "is_winner"]
     list_select_related = ["series", "player"]
     raw_id_fields = ["series", "player"]
 
 
 @admin.register(Deal)
 class DealAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "series", "number", "points_0", "points_1", "points_2", "created_at"]
+    list_display = ["id", "series", "number", "points_0", "points_1", "points_2", "created_at"]
     list_select_related = ["series"]
     raw_id_fields = ["series", "recorded_by"]
 
 
 @admin.register(DealEvent)
 class DealEventAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "series", "number", "action", "actor", "via", "created_at"]
+    list_display = ["id", "series", "number", "action", "actor", "via", "created_at"]
     list_filter = ["action"]
     list_select_related = ["series", "actor"]
     raw_id_fields = ["series", "actor"]
@@ -110,7 +122,7 @@ class DealEventAdmin(ReadOnlyAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "name", "league", "user", "created_at"]
+    list_display = ["id", "name", "league", "user", "created_at"]
     list_select_related = ["league", "user"]
     search_fields = ["name", "user__username"]
     raw_id_fields = ["league", "user"]
@@ -118,7 +130,7 @@ class PlayerAdmin(ReadOnlyAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "league", "user", "role", "joined_at"]
+    list_display = ["id", "league", "user", "role", "joined_at"]
     list_filter = ["role"]
     list_select_related = ["league", "user"]
     search_fields = ["league__name", "user__username"]
@@ -128,43 +140,49 @@ class MembershipAdmin(ReadOnlyAdmin):
 class RunningTotalAdmin(ReadOnlyAdmin):
     """The standings' running totals: derived by leagues.totals, never typed in."""
 
-    list_display = ["pk", "league", "player", "series", "finished_at", "played", "won", "goats"]
-    list_select_related = ["league", "player"]
+    list_display = ["id", "league", "player", "series", "finished_at", "played", "won", "goats"]
+    list_select_related = ["league", "player", "series"]
 
 
 @admin.register(PairResult)
 class PairResultAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "league", "series", "first", "second", "won", "goat"]
-    list_select_related = ["league", "first", "second"]
+    list_display = ["id", "league", "series", "first", "second", "won", "goat"]
+    list_select_related = ["league", "series", "first", "second"]
 
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
     """Club nights: their rounds and tables are series, changed only through events.services."""
 
-    list_display = ["pk", "league", "name", "created_at"]
+    list_display = ["id", "league", "name", "created_at"]
     list_select_related = ["league"]
 
 
 @admin.register(EventRound)
 class EventRoundAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "event", "number"]
+    list_display = ["id", "event", "number"]
+    list_select_related = ["event"]
 
 
 @admin.register(EventTable)
 class EventTableAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "round", "number", "series"]
+    list_display = ["id", "club_night", "round", "number", "series"]
+    list_select_related = ["round__event", "series"]
+
+    @admin.display(description=gettext_lazy("club night"))
+    def club_night(self, table: EventTable) -> Event:
+        return table.round.event
 
 
 @admin.register(AccountSettings)
 class AccountSettingsAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "user", "language"]
+    list_display = ["id", "user", "language"]
     list_select_related = ["user"]
 
 
 @admin.register(LeagueEvent)
 class LeagueEventAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "league", "action", "actor", "created_at", "undone_at"]
+    list_display = ["id", "league", "action", "actor", "created_at", "undone_at"]
     list_filter = ["action"]
     list_select_related = ["league", "actor"]
 
@@ -200,7 +218,7 @@ class MembershipInline(ReadOnlyInline):
 class LeagueAdmin(ReadOnlyAdmin):
     """Looked at; handed to another member with "Transfer" (a page of its own)."""
 
-    list_display = ["pk", "name", "archived_at", "created_at", "transfer_link"]
+    list_display = ["id", "name", "archived_at", "created_at", "transfer_link"]
     search_fields = ["name"]
     exclude = ["invite_token", "share_token"]
     inlines = [MembershipInline]
@@ -213,7 +231,7 @@ class LeagueAdmin(ReadOnlyAdmin):
     def get_urls(self):
         transfer = self.admin_site.admin_view(self.transfer_view)
         return [
-            path("<int:pk>/transfer/", transfer, name="scoring_league_transfer"),
+            path("<id:pk>/transfer/", transfer, name="scoring_league_transfer"),
             *super().get_urls(),
         ]
 

@@ -1,7 +1,14 @@
 from django.apps import AppConfig
+from django.urls import register_converter
 from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Kozel scoring")
+
+    def ready(self) -> None:
+        from scoring.ids import IdConverter
+
+        # Before any URL module names it: ids in paths are <id:pk> (scoring.ids).
+        register_converter(IdConverter, "id")

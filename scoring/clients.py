@@ -1,4 +1,5 @@
-"""Who sent a request: the client's address, the same for every check that limits by address.
+"""Who sent a request: the client's address, and its network, the same for every check that
+limits by address (the failed-login lockout, the quick games, sign-ups).
 
 Behind a reverse proxy every connection comes from the proxy, so ``REMOTE_ADDR`` is the proxy's
 address for everybody. Each proxy appends the address it got the request from to
@@ -39,3 +40,23 @@ def client_address(request: HttpRequest) -> str:
     if len(forwarded) < trusted:
         return remote  # not through all the trusted proxies: nothing in the header is theirs
     return _address(forwarded[-trusted]) or remote
+
+
+def client_network(request: HttpRequest) -> str:
+    """The address that stands for the client's network: what limits count, as one client.
+
+    An IPv6 subscriber gets a /64 at least and may use any of its 2**64 addresses (browsers
+    change theirs every day), so the /64 counts as one: its first address. An IPv4 address is
+    itself; never a wider block, since behind one IPv4 address (a carrier's NAT, a club's wifi)
+    there are already many people, and a block would add strangers to them.
+    """
+    address = client_address(request)
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # what REMOTE_ADDR says outside a real server (a test's "testserver")
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:  # ::ffff:203.0.113.9 is the IPv4 address
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False).network_address)
+    return address

@@ -1,10 +1,11 @@
 """Names in the order the reader's language sorts them, not by code point.
 
-ICU's collation for the active language (PyICU): German puts "Ärger" beside "Arger", Ukrainian
-sorts "Ґ" after "Г" and its own alphabet before Latin, Vietnamese puts "Đ" after "D". Without
-PyICU (a machine without ICU to build it against) the fallback is language-independent: the
-name decomposed (NFKD), accents dropped, case-folded, so "Ärger" still sits with the A's; the
-name itself breaks ties so the order is total.
+ICU's collation for the active language (PyICU's ``icu`` module, installed from the
+pyicu-wheels package: prebuilt wheels with ICU inside, so no compiler and no system ICU):
+German puts "Ärger" beside "Arger", Ukrainian sorts "Ґ" after "Г" and its own alphabet before
+Latin, Vietnamese puts "Đ" after "D". Without ``icu`` (a platform the wheels do not cover) the
+fallback is language-independent: the name decomposed (NFKD), accents dropped, case-folded, so
+"Ärger" still sits with the A's; the name itself breaks ties so the order is total.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ from datetime import date, datetime, time, timedelta
 
 from django.utils import timezone
 
+#: The years a date of ours may have (the history's filters, a restored backup's moments): a day
+#: after the last one, or a moment there in any time zone, must still be a date.
+FIRST_YEAR, LAST_YEAR = 1900, 9998
+
 
 def day_start(day: date) -> datetime:
     """Midnight at the start of ``day``, in the current time zone."""

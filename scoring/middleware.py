@@ -1,4 +1,4 @@
-"""Request context for logs, and guards against ids that cannot name anything.
+"""Request context for logs, a guard against NUL in path tokens, and the load balancer's probe.
 
 Every record written while a request is served names the request.
 
@@ -7,8 +7,8 @@ sane one, else a new one), echoes it in the response, and keeps the request in a
 variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
 record, so an error in the logs can be traced to the request, the user and the proxy's log line.
 
-``PathArgumentsMiddleware`` answers 404 for a path id beyond 64 bits; ``id_param`` reads an id
-from a query or form parameter the same way, for every view that takes one.
+``PathArgumentsMiddleware`` answers 404 for a NUL character in a path argument (ids are read by
+``scoring.ids``).
 
 The path goes in without the token of a secret link, and ``RedactingFormatter`` takes such tokens
 out of the whole line (a message or a traceback may name the path too).
@@ -22,15 +22,13 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from django.contrib.auth import SESSION_KEY
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.functional import empty
 
 from scoring.redact import redact
 
 REQUEST_ID_HEADER = "X-Request-ID"
-MAX_ID = 2**63 - 1  # the largest primary key (a 64-bit integer) any database here stores
-_DIGITS = re.compile(r"[0-9]{1,19}")  # ASCII digits: MAX_ID has 19
 _SANE_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 _current: ContextVar[HttpRequest | None] = ContextVar("current_request", default=None)
 
@@ -62,18 +60,6 @@ class RequestContextMiddleware:
         return response
 
 
-def id_param(value: object, *, high: int = MAX_ID) -> int | None:
-    """The whole number from 1 to ``high`` that a request parameter spells, else None.
-
-    ASCII digits only: ``str.isdigit()`` is true for "²", which ``int()`` refuses, and ``int()``
-    takes "٣" or "０"; a number beyond 64 bits makes a query raise instead of finding nothing.
-    """
-    if not isinstance(value, str) or not _DIGITS.fullmatch(value):
-        return None
-    number = int(value)
-    return number if 1 <= number <= high else None
-
-
 def database_away(error: BaseException | None) -> bool:
     """Whether ``error`` says the database did not answer (stopped, restarting, out of reach, no
     free connection in time, or SQLite's file locked too long): worth trying again shortly."""
@@ -81,21 +67,15 @@ def database_away(error: BaseException | None) -> bool:
 
 
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
-    """The signed-in user's id; only an error report may look it up in the database."""
-    user = request.__dict__.get("user")
-    wrapped = getattr(user, "_wrapped", user)
-    if (wrapped is None or wrapped is empty) and user is not None and may_query:
-        try:
-            wrapped = user._wrapped if user.is_authenticated is not None else None
-        except Exception:  # the database may be what failed; the report must still go out
-            return "?"
-    if wrapped is not None and wrapped is not empty:
-        return str(wrapped.pk) if getattr(wrapped, "is_authenticated", False) else "anonymous"
-    session = request.__dict__.get("session")
-    cache = getattr(session, "_session_cache", None)
-    if isinstance(cache, dict):
-        return str(cache.get("_auth_user_id", "anonymous"))
-    return "-"
+    """The signed-in user's id from the session; only an error report may read a session the
+    request has not read yet (a query: the database may be what failed)."""
+    session = getattr(request, "session", None)
+    if session is None or not (session.accessed or may_query):
+        return "-"
+    try:
+        return str(session.get(SESSION_KEY, "anonymous"))
+    except Exception:  # the report must still go out
+        return "?"
 
 
 class RequestContextFilter(logging.Filter):
@@ -114,11 +94,12 @@ class RequestContextFilter(logging.Filter):
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
         record.path = redact(request.path)
-        # An error report may look the user up, unless the database is what failed: the look-up
-        # would wait for it once more before the answer goes out.
         failed = record.exc_info[1] if record.exc_info else None
-        may_query = record.levelno >= logging.ERROR and not database_away(failed)
-        record.user_id = _user_id(request, may_query=may_query)
+        if database_away(failed):
+            # Reading the session would wait for the database once more before the answer goes.
+            record.user_id = "?"
+        else:
+            record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True
 
 
@@ -130,11 +111,11 @@ class RedactingFormatter(logging.Formatter):
 
 
 class PathArgumentsMiddleware:
-    """404 for a URL whose id or token cannot name a row, before any view queries with it.
+    """404 for a URL whose token cannot name a row, before any view queries with it.
 
-    ``<int:pk>`` accepts any number of digits, and a database refuses a number beyond 64 bits
-    (SQLite raises OverflowError); PostgreSQL refuses a NUL character in a string. Either would
-    be a server error in whatever view got it; no id or token of ours looks like that.
+    PostgreSQL refuses a NUL character in a string: a server error in whatever view got it, and
+    no token of ours has one. (An id no database can hold does not match ``<id:pk>``:
+    ``scoring.ids``.)
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -145,8 +126,6 @@ class PathArgumentsMiddleware:
 
     def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
         for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not -MAX_ID <= value <= MAX_ID:
-                raise Http404("No such page.")
             if isinstance(value, str) and "\x00" in value:
                 raise Http404("No such page.")
 

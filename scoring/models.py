@@ -9,6 +9,7 @@ never disagrees with a replay.
 
 from __future__ import annotations
 
+import re
 import secrets
 import uuid
 
@@ -32,11 +33,20 @@ MAX_NAME = 40
 #: last and its page megabytes long. (Deal numbers in forms are bounded by it too.)
 MAX_DEALS = 300
 MAX_LEAGUE_NAME = 80
+#: The largest primary key (a 64-bit integer) any database here stores: an id beyond it names
+#: nothing, and a query with it raises (SQLite's OverflowError) instead of finding nothing.
+MAX_ID = 2**63 - 1
 
 
 def new_token() -> str:
     """An unguessable token for a link that grants access (about 190 bits)."""
     return secrets.token_urlsafe(24)
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` could be a link's token: URL-safe, and at least 128 bits' worth of it (a
+    restored backup's tokens are links again; ``new_token`` makes 32 characters)."""
+    return isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_-]{22,64}", value) is not None
 
 
 def classic_rules() -> dict:
@@ -168,6 +178,10 @@ class Series(models.Model):
     # Links: whoever holds the score link may record deals, the watch link only looks.
     score_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     watch_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # When each link was last renewed: a renewed link is not handed on to the holders of the
+    # links of the series this one is a rematch of (``access.followed_link``).
+    score_renewed_at = models.DateTimeField(null=True, blank=True)
+    watch_renewed_at = models.DateTimeField(null=True, blank=True)
 
     # Derived by the engine's replay, rewritten with every change of a deal.
     deal_count = models.PositiveIntegerField(default=0)
@@ -183,6 +197,12 @@ class Series(models.Model):
     # A club night's round of N deals: the table takes no deal after the Nth (None: no limit
     # but MAX_DEALS). Fixed when the series starts.
     deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A club night's round of N minutes: when its time is up (the deal being played then is
+    # still recorded, then the table closes).
+    closes_at = models.DateTimeField(null=True, blank=True)
+    # When the table closed (its round finished, its deal limit or its time reached): it takes
+    # no deal, edit, undo or put-back; only an organiser corrects a deal, on the record.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = _("series")
@@ -445,6 +465,9 @@ class AccountSettings(models.Model):
     )
     language = models.CharField(max_length=16, blank=True)
 
+    class Meta:
+        verbose_name = verbose_name_plural = _("account settings")
+
     def __str__(self) -> str:
         return f"Settings of user {self.user_id}"
 
@@ -474,6 +497,9 @@ class LeagueEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # "League events" would be taken for club nights (Event), which the admin lists beside.
+        verbose_name = _("league change")
+        verbose_name_plural = _("league changes")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
@@ -522,6 +548,8 @@ class Event(models.Model):
     version = models.PositiveIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -541,13 +569,17 @@ class Event(models.Model):
 
 
 class EventRound(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="played_rounds")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="played_rounds", verbose_name=_("club night")
+    )
     number = models.PositiveSmallIntegerField()
     out = models.JSONField(default=list)  # player ids sitting out
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night round")
+        verbose_name_plural = _("club night rounds")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
@@ -569,6 +601,8 @@ class EventTable(models.Model):
     adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("club night table")
+        verbose_name_plural = _("club night tables")
         ordering = ["round__number", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="event_table_unique"),
@@ -576,6 +610,30 @@ class EventTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+
+class EventTableLink(models.Model):
+    """A table of a club night, for the whole evening: its number and the link its phone keeps
+    (the QR code on its printed card). Each round, the link shows that round's game at this
+    table (``EventTable``): the phone never scans again."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("club night table link")
+        verbose_name_plural = _("club night table links")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_table_link_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} of {self.event_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table_link", args=[self.token])
 
 
 # --- Downloads made off the request ---------------------------------------------------------------
@@ -618,6 +676,8 @@ class Export(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("export")
+        verbose_name_plural = _("exports")
 
     def __str__(self) -> str:
         return f"{self.kind} export {self.pk}"

@@ -1,10 +1,12 @@
 """Secret tokens taken out of what goes into logs: one function for every log line.
 
-A score, watch, invite, public-standings or password-reset link is a key: whoever reads it in a
-log can score the game, join the league or set the account's password. Log lines name the path
-of the request (gunicorn's access log, the request context of the app's own records), so the
-token part of such a path is replaced by ``[secret]``, also inside a query string (a login's
-``?next=/invite/...``, encoded or not). Plain Python, no Django: gunicorn's logger uses it too.
+A score, watch, invite, public-standings, public club-night or password-reset link is a key:
+whoever reads it in a log can score the game, see the league or set the account's password. Log
+lines name the path of the request (gunicorn's access log, the request context of the app's own
+records), so the secret parts of such a path (every URL argument that
+``compression.SECRET_ARGUMENTS`` names; a test walks the site's URLs) are replaced by
+``[secret]``, also inside a query string (a login's ``?next=/invite/...``, encoded or not).
+Plain Python, no Django: gunicorn's logger uses it too.
 """
 
 from __future__ import annotations
@@ -15,13 +17,17 @@ SECRET = "[secret]"
 _SLASH = r"(?:/|%2[Ff])"
 # One path segment: anything up to the next slash (encoded or not), query or fragment.
 _SEGMENT = r"(?:[^/?#&\s\"'%]|%(?!2[Ff])[0-9A-Fa-f]{0,2})+"
-_SECRET_PATH = re.compile(
-    rf"(?P<before>{_SLASH}(?:join|invite|public){_SLASH}"
-    rf"|{_SLASH}password{_SLASH}reset{_SLASH}{_SEGMENT}{_SLASH})"
-    rf"(?P<secret>{_SEGMENT})"
+# A link's token: /join/…, /invite/…, /public/… (standings and history), /public/events/….
+_TOKEN_PATH = re.compile(
+    rf"(?P<before>{_SLASH}(?:join|invite|public(?:{_SLASH}events)?){_SLASH})(?P<secret>{_SEGMENT})"
+)
+# A password reset's account (its id in base64) and token: /password/reset/<uidb64>/<token>/.
+_RESET_PATH = re.compile(
+    rf"(?P<before>{_SLASH}password{_SLASH}reset{_SLASH}){_SEGMENT}(?P<slash>{_SLASH}){_SEGMENT}"
 )
 
 
 def redact(text: str) -> str:
     """``text`` with the token of every secret link in it replaced by ``[secret]``."""
-    return _SECRET_PATH.sub(rf"\g<before>{SECRET}", text)
+    text = _RESET_PATH.sub(rf"\g<before>{SECRET}\g<slash>{SECRET}", text)
+    return _TOKEN_PATH.sub(rf"\g<before>{SECRET}", text)

@@ -1,89 +1,190 @@
-"""How many quick games one browser and one address may start in an hour.
+"""How often one browser, network or account may do a thing in an hour: start quick games, make
+accounts, start league games; and the failed log-ins ``scoring.logins`` caps.
 
-A quick game needs no account, so nothing else keeps a script from starting thousands. The
-limits (settings ``QUICK_GAMES_PER_SESSION`` and ``QUICK_GAMES_PER_ADDRESS``, per hour) are far
-above any evening: a table plays a few games an hour, and a whole club room behind one address
-stays well under a hundred. A rematch of a quick game is a new quick game and counts too.
+Nothing else keeps a script from starting thousands of quick games (no account needed), making
+accounts, or filling a league with games. The limits (settings, per hour, each with an
+environment variable) are far above any evening:
 
-League games are not counted: only a league's owner or scorer can start one, logged in, the
-owner answers for who may score in the league (and can remove them), and a club night may start
-many tables from one address.
+- quick games: ``QUICK_GAMES_PER_SESSION`` per browser, ``QUICK_GAMES_PER_ADDRESS`` per network
+  (a table plays a few games an hour; a whole club room behind one address stays well under a
+  hundred). A rematch of a quick game is a new quick game and counts too;
+- accounts: ``SIGNUPS_PER_ADDRESS`` per network (a club signs up over days, not in a minute);
+- league games: ``LEAGUE_GAMES_PER_ACCOUNT`` per account, those started with the new-game form.
+  A club night's tables are not counted (its services start them, one per table and round: the
+  organiser's evening is not a flood), nor rematches (each needs a game played to its end).
 
-The start times of the last hour live in Django's cache, a database table that every app
-process shares (settings ``CACHES``); the processes keep nothing of their own. Reading and
-writing a list is not one atomic step, so starts at the very same moment may all pass: the
-limit can be overshot by as many requests as arrive at once, which a guard against floods can
-live with.
+A network is ``clients.client_network``: an IPv6 /64 counts as one address. The moments of the
+last hour live in Django's cache, a database table that every app process shares (settings
+``CACHES``); the processes keep nothing of their own. Reading and writing a list is not one
+atomic step, so requests at the very same moment may all pass: a limit can be overshot by as
+many requests as arrive at once, which a guard against floods can live with.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import ngettext
 
-from scoring.clients import client_address
+from scoring.clients import client_network
 
 WINDOW = 60 * 60  # seconds: the limits are per hour
 
 
 def _key(kind: str, value: str) -> str:
-    """A cache key that does not keep the address or session key itself."""
-    return f"quick-games:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:32]}"
-
-
-def _session_refusal(limit: int) -> str:
-    return ngettext(
-        "This browser has started %(count)s quick game in the last hour, the most allowed. "
-        "Try again later, or log in and start the game in a league.",
-        "This browser has started %(count)s quick games in the last hour, the most allowed. "
-        "Try again later, or log in and start the game in a league.",
-        limit,
-    ) % {"count": limit}
-
-
-def _address_refusal(limit: int) -> str:
-    return ngettext(
-        "%(count)s quick game was started from your network in the last hour, the most "
-        "allowed. Try again later, or log in and start the game in a league.",
-        "%(count)s quick games were started from your network in the last hour, the most "
-        "allowed. Try again later, or log in and start the game in a league.",
-        limit,
-    ) % {"count": limit}
-
-
-def _counters(request: HttpRequest) -> Iterator[tuple[str, int, Callable[[int], str]]]:
-    """(cache key, limit, refusal) for this browser's session and for its address."""
-    session_key = request.session.session_key
-    if session_key is None:
-        request.session.save()  # a key to count this browser's games under
-        session_key = request.session.session_key or ""
-    session = _key("session", session_key)
-    address = _key("address", client_address(request))
-    yield session, settings.QUICK_GAMES_PER_SESSION, _session_refusal
-    yield address, settings.QUICK_GAMES_PER_ADDRESS, _address_refusal
+    """A cache key that does not keep the address, session key or account itself."""
+    return f"{kind}:{hashlib.sha256(value.encode()).hexdigest()[:32]}"
 
 
 def _recent(key: str, now: float) -> list[float]:
     return [moment for moment in cache.get(key, []) if moment > now - WINDOW]
 
 
-def quick_game_refusal(request: HttpRequest) -> str | None:
-    """Why this request may not start a quick game now, or None when it may."""
+def count(kind: str, value: str) -> int:
+    """How many times ``kind`` happened for ``value`` (an address, an account…) in the hour."""
+    return len(_recent(_key(kind, value), time.time()))
+
+
+def note(kind: str, value: str) -> None:
+    """``kind`` happened for ``value`` now."""
     now = time.time()
-    for key, limit, refusal in _counters(request):
-        if len(_recent(key, now)) >= limit:
-            return refusal(limit)
+    key = _key(kind, value)
+    cache.set(key, [*_recent(key, now), now], WINDOW)
+
+
+def forget(kind: str, value: str) -> None:
+    cache.delete(_key(kind, value))
+
+
+@dataclass(frozen=True)
+class _Limit:
+    kind: str
+    value: str
+    most: int
+    refusal: Callable[[int], str]
+
+
+def _refusal(limits: list[_Limit]) -> str | None:
+    for limit in limits:
+        if count(limit.kind, limit.value) >= limit.most:
+            return limit.refusal(limit.most)
     return None
 
 
+def _counted(limits: list[_Limit]) -> None:
+    for limit in limits:
+        note(limit.kind, limit.value)
+
+
+# Quick games -----------------------------------------------------------------------------------
+
+
+def _quick_session_refusal(most: int) -> str:
+    return ngettext(
+        "This browser has started %(count)s quick game in the last hour, the most allowed. "
+        "Try again later, or log in and start the game in a league.",
+        "This browser has started %(count)s quick games in the last hour, the most allowed. "
+        "Try again later, or log in and start the game in a league.",
+        most,
+    ) % {"count": most}
+
+
+def _quick_network_refusal(most: int) -> str:
+    return ngettext(
+        "%(count)s quick game was started from your network in the last hour, the most "
+        "allowed. Try again later, or log in and start the game in a league.",
+        "%(count)s quick games were started from your network in the last hour, the most "
+        "allowed. Try again later, or log in and start the game in a league.",
+        most,
+    ) % {"count": most}
+
+
+def _quick_games(request: HttpRequest) -> list[_Limit]:
+    session_key = request.session.session_key
+    if session_key is None:
+        request.session.save()  # a key to count this browser's games under
+        session_key = request.session.session_key or ""
+    return [
+        _Limit(
+            "quick-games:session",
+            session_key,
+            settings.QUICK_GAMES_PER_SESSION,
+            _quick_session_refusal,
+        ),
+        _Limit(
+            "quick-games:address",
+            client_network(request),
+            settings.QUICK_GAMES_PER_ADDRESS,
+            _quick_network_refusal,
+        ),
+    ]
+
+
+def quick_game_refusal(request: HttpRequest) -> str | None:
+    """Why this request may not start a quick game now, or None when it may."""
+    return _refusal(_quick_games(request))
+
+
 def quick_game_started(request: HttpRequest) -> None:
-    """Count a quick game this request started."""
-    now = time.time()
-    for key, _limit, _refusal in _counters(request):
-        cache.set(key, [*_recent(key, now), now], WINDOW)
+    _counted(_quick_games(request))
+
+
+# Accounts --------------------------------------------------------------------------------------
+
+
+def _signup_refusal(most: int) -> str:
+    return ngettext(
+        "%(count)s account was made from your network in the last hour, the most allowed. "
+        "Try again later.",
+        "%(count)s accounts were made from your network in the last hour, the most allowed. "
+        "Try again later.",
+        most,
+    ) % {"count": most}
+
+
+def _signups(request: HttpRequest) -> list[_Limit]:
+    network = client_network(request)
+    return [_Limit("signups:address", network, settings.SIGNUPS_PER_ADDRESS, _signup_refusal)]
+
+
+def signup_refusal(request: HttpRequest) -> str | None:
+    """Why this request may not make an account now, or None when it may."""
+    return _refusal(_signups(request))
+
+
+def signed_up(request: HttpRequest) -> None:
+    _counted(_signups(request))
+
+
+# League games ----------------------------------------------------------------------------------
+
+
+def _league_game_refusal(most: int) -> str:
+    return ngettext(
+        "You have started %(count)s league game in the last hour, the most allowed. Try again "
+        "later.",
+        "You have started %(count)s league games in the last hour, the most allowed. Try again "
+        "later.",
+        most,
+    ) % {"count": most}
+
+
+def _league_games(request: HttpRequest) -> list[_Limit]:
+    account = str(request.user.pk)
+    most = settings.LEAGUE_GAMES_PER_ACCOUNT
+    return [_Limit("league-games:account", account, most, _league_game_refusal)]
+
+
+def league_game_refusal(request: HttpRequest) -> str | None:
+    """Why this (logged-in) request may not start a league game now, or None when it may."""
+    return _refusal(_league_games(request))
+
+
+def league_game_started(request: HttpRequest) -> None:
+    _counted(_league_games(request))

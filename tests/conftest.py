@@ -23,15 +23,6 @@ def site_language_after_each_test():
 
 
 @pytest.fixture(autouse=True)
-def empty_page_cache():
-    """Rendered pages are kept per process (scoring.pagecache): each test starts without them,
-    as a fresh worker does."""
-    from django.core.cache import caches
-
-    caches["pages"].clear()
-
-
-@pytest.fixture(autouse=True)
 def fast_passwords(settings):
     """Hash test passwords cheaply: the real hasher costs half a second per user."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

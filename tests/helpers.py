@@ -11,7 +11,8 @@ import re
 import socket
 import subprocess
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,12 +20,14 @@ from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
 from scoring.access import SESSION_CREATED
+from scoring.backup.json_export import export_json
 from scoring.models import (
     Deal,
     DealEvent,
@@ -59,6 +62,8 @@ NEW_GAME = {
     "preset": "classic",
 }
 ROOT = Path(__file__).resolve().parents[1]
+#: A path argument of a route: ``<int:pk>``, ``<token>``.
+PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
 
 
 # --- People and browsers -----------------------------------------------------------------------
@@ -499,3 +504,101 @@ def play(client: Client, series: Series, htmx: bool = False, **fields):
     headers = {"HX-Request": "true"} if htmx else {}
     page = client.get(url, headers=headers)
     return client.post(f"{url}deals/", deal_data(page, **fields), headers=headers)
+
+
+# --- Races ---------------------------------------------------------------------------------------
+
+
+def at_once(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls in threads released together; each returns its result or its exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], object]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[index] = call()
+        except Exception as error:  # the test looks at what each thread got
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a racing thread hung"
+    return results
+
+
+def raced(scenario: str, races: int = 1) -> None:
+    """Count a race for the suite's summary (``tests/race_report.py``)."""
+    from django.db import connection
+
+    from tests import race_report
+
+    race_report.count(connection.vendor, scenario, races)
+
+
+# --- Backups -------------------------------------------------------------------------------------
+
+
+def exported(queryset=None, secrets=True) -> str:
+    """The JSON export of ``queryset`` (every series by default), as one text."""
+    return "".join(export_json(queryset if queryset is not None else Series.objects.all(),
+                               secrets=secrets))  # fmt: skip
+
+
+def wipe() -> None:
+    """Every club night, league, player and series gone (and with them what hangs on them)."""
+    Event.objects.all().delete()  # first: its tables keep their series
+    Series.objects.all().delete()
+    Player.objects.all().delete()
+    League.objects.all().delete()
+
+
+def counts() -> tuple[int, ...]:
+    """How many leagues, members, players, series, seats, deals and audit events there are."""
+    models = (League, Membership, Player, Series, Seat, Deal, DealEvent)
+    return tuple(model.objects.count() for model in models)
+
+
+# --- The site's URLs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    route: str  # e.g. "series/<int:pk>/deals/"
+    name: str | None
+    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
+
+    def __str__(self) -> str:
+        return self.route or "(home)"
+
+    @property
+    def converters(self) -> dict:
+        """Each path argument's converter, by the argument's name."""
+        found: dict = {}
+        for level in self.levels:
+            found.update(getattr(level, "converters", {}))
+        return found
+
+
+def endpoints() -> list[Endpoint]:
+    """Every URL pattern of the project but Django's admin (for operators only: its tests are in
+    tests/site/test_admin.py), with the patterns of the includes leading to it."""
+    found = []
+
+    def walk(resolver: URLResolver, levels: tuple) -> None:
+        for entry in resolver.url_patterns:
+            if isinstance(entry, URLResolver):
+                if entry.app_name != "admin":
+                    walk(entry, (*levels, entry.pattern))
+            elif isinstance(entry, URLPattern):
+                chain = (*levels, entry.pattern)
+                route = "".join(str(level) for level in chain)
+                found.append(Endpoint(route=route, name=entry.name, levels=chain))
+
+    walk(get_resolver(), ())
+    return found

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.collation import sorted_by_name
 from scoring.events.services import MAX_ROUNDS
+from scoring.ids import RowsField
 from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Event, League, Player
 from scoring.rulesets import HouseRulesForm
 
@@ -18,7 +19,7 @@ from scoring.rulesets import HouseRulesForm
 class _PresentMixin(forms.Form):
     """Ticked league players and new names, one a line."""
 
-    players = forms.ModelMultipleChoiceField(
+    players = RowsField(
         label=_("Who is present"),
         queryset=Player.objects.none(),
         widget=forms.CheckboxSelectMultiple,
@@ -33,7 +34,7 @@ class _PresentMixin(forms.Form):
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["players"]
-        assert isinstance(field, forms.ModelMultipleChoiceField)
+        assert isinstance(field, RowsField)
         # In the reader's collation (ICU), which SQL cannot sort by: the order is given as a list.
         players = sorted_by_name(Player.objects.filter(league=league), lambda p: p.name)
         order = Case(*(When(pk=player.pk, then=at) for at, player in enumerate(players)))

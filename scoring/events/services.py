@@ -7,6 +7,7 @@ league's history, sheets, standings and ratings count it like any other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
@@ -15,7 +16,15 @@ from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.events import seating
-from scoring.models import Event, EventRound, EventTable, League, Player, new_token
+from scoring.models import (
+    Event,
+    EventRound,
+    EventTable,
+    EventTableLink,
+    League,
+    Player,
+    new_token,
+)
 from scoring.modes import Mode
 from scoring.table import services as table_services
 
@@ -98,10 +107,23 @@ def event_create(
         seed=seed,
         present=ids,
         plan=[r.as_json() for r in plan],
+        share_token=new_token(),  # the players' page and the big screen's QR code
         created_by=user if user is not None and user.is_authenticated else None,
     )
+    _link_tables(event)
     round_start(event=event, user=user)
     return event
+
+
+def _link_tables(event: Event) -> None:
+    """A link for the evening for every table its plan seats (``EventTableLink``)."""
+    tables = max((len(planned["tables"]) for planned in event.plan), default=0)
+    have = set(event.table_links.values_list("number", flat=True))
+    EventTableLink.objects.bulk_create(
+        EventTableLink(event=event, number=number)
+        for number in range(1, tables + 1)
+        if number not in have
+    )
 
 
 def _locked(event: Event) -> Event:
@@ -130,8 +152,12 @@ def round_start(*, event: Event, user=None) -> EventRound:
             _("A player of this round is no longer in the league: change who is present first.")
         )
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
-    # A round of N deals: each table's phone takes no deal after the Nth.
+    # A round of N deals: each table takes no deal after the Nth; of N minutes, none after the
+    # one being played when the time is up.
     deal_limit = event.length_value if event.length == Event.Length.DEALS else None
+    closes_at = None
+    if event.length == Event.Length.MINUTES and event.length_value:
+        closes_at = played.started_at + timedelta(minutes=event.length_value)
     for position, seats in enumerate(planned["tables"], start=1):
         series = table_services.series_start(
             mode=Mode.TEAMS if len(seats) == 4 else Mode.THREE,
@@ -141,6 +167,7 @@ def round_start(*, event: Event, user=None) -> EventRound:
             league=event.league,
             user=user,
             deal_limit=deal_limit,
+            closes_at=closes_at,
         )
         EventTable.objects.create(round=played, number=position, series=series)
     _bump(event)
@@ -159,15 +186,17 @@ def standing_winner(totals: Sequence[int]) -> int | None:
 
 @transaction.atomic
 def round_finish(*, event: Event) -> EventRound:
-    """End the round in play; a series not over is scored by its standing defeat points."""
+    """End the round in play: its tables close (a deal being recorded at one is in the round's
+    result, or refused), and a series not over is scored by its standing defeat points."""
     event = _locked(event)
     last = current_round(event)
     if last is None or last.finished_at is not None:
         raise EventError(_("No round is in play."))
-    for table in EventTable.objects.filter(round=last).select_related("series"):
-        if not table.series.finished:
+    for table in EventTable.objects.filter(round=last).order_by("number"):
+        series = table_services.series_close(series_id=table.series_id)
+        if not series.finished:
             table.adjudicated = True
-            table.adjudicated_winner = standing_winner(table.series.totals)
+            table.adjudicated_winner = standing_winner(series.totals)
             table.save(update_fields=["adjudicated", "adjudicated_winner"])
     last.finished_at = timezone.now()
     last.save(update_fields=["finished_at"])
@@ -194,6 +223,7 @@ def players_change(*, event: Event, players: Sequence[Player], names: Sequence[s
     event.present = ids
     event.plan = [r.as_json() for r in plan]
     event.save(update_fields=["present", "plan"])
+    _link_tables(event)
     _bump(event)
     return event
 

@@ -10,12 +10,12 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.middleware import MAX_ID
+from scoring.days import FIRST_YEAR, LAST_YEAR
+from scoring.models import MAX_ID
 from scoring.modes import Mode
 from scoring.rulesets import CUSTOM, RULE_FAMILIES
 from scoring.widgets import ListSelect
 
-FIRST_YEAR, LAST_YEAR = 1900, 9998  # a day after the last one must still be a date, in any zone
 FINISHED = "finished"
 PLAYING = "playing"
 

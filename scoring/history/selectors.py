@@ -118,6 +118,14 @@ def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
     return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
 
 
+def home_context(request: HttpRequest) -> dict[str, object]:
+    """The home page's games, and the newest of them: "Back to the game" while it is on, "Same
+    table again" once it is over."""
+    recent = recent_series(request)
+    newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
+    return {"recent": recent, "newest": newest}
+
+
 def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:
     """(pk, name) of the leagues the user belongs to, for the league filter."""
     if not request.user.is_authenticated:

@@ -19,7 +19,9 @@ from scoring.rulesets import rules_label
 from scoring.table.scoreboard import Scoreboard, build, goat_title
 
 VIA_LABELS = {
+    "creator": gettext_lazy("the game's creator"),
     "score link": gettext_lazy("score link"),
+    "correction": gettext_lazy("an organiser's correction after the round"),
     "watch link": gettext_lazy("watch link"),
     "account": gettext_lazy("a deleted account"),
     "import": gettext_lazy("import"),
@@ -73,6 +75,8 @@ def snapshot_text(snapshot: object, names: list[str]) -> str:
 
 def who_did(event: DealEvent) -> str:
     """The account that made the change, or how it was made without one."""
+    if event.actor is not None and event.via == "correction":
+        return f"{event.actor.get_username()} ({VIA_LABELS['correction']})"
     if event.actor is not None:
         return event.actor.get_username()
     return str(VIA_LABELS.get(event.via, event.via or "—"))

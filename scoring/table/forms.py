@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django import forms
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
@@ -30,6 +29,8 @@ RANK_LABELS: dict[str, StrOrPromise] = {
 YES_NO = [("", _("—")), ("yes", _("Yes")), ("no", _("No"))]
 #: The error of a deal form whose hidden fields were tampered with or lost.
 STALE = _("This form is out of date: reload the page and enter the deal again.")
+#: What a deal form carries besides its number and key: kept when its deal was taken meanwhile.
+TYPED = ("points_", "tricks_", "count_")
 #: The largest series version a form may carry (``Series.version``, a positive integer column).
 MAX_VERSION = 2_147_483_647
 
@@ -159,39 +160,6 @@ def _hidden_number(min_value: int, max_value: int) -> forms.IntegerField:
     )
 
 
-@functools.lru_cache(maxsize=256)
-def _deal_form_fields(
-    sides: tuple[tuple[int, str], ...], entry: bool, language: str | None
-) -> dict[str, forms.Field]:
-    """A deal form's fields for these sides, in this language (the trick questions name the
-    sides): built once, and shared by every ``DealForm`` of them (see there)."""
-    fields: dict[str, forms.Field] = {}
-    if entry:
-        fields["number"] = _hidden_number(1, MAX_DEALS)
-        fields["entry_key"] = forms.UUIDField(
-            widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
-        )
-    else:
-        fields["version"] = _hidden_number(0, MAX_VERSION)
-    for side, label in sides:
-        fields[f"points_{side}"] = _points_field(label)
-        fields[f"tricks_{side}"] = forms.ChoiceField(
-            label=_("Did %(side)s take a trick?") % {"side": label},
-            choices=YES_NO,
-            required=False,
-            widget=forms.RadioSelect,
-        )
-    for rank in rules.COUNTED_RANKS:
-        fields[f"count_{rank}"] = forms.IntegerField(
-            label=RANK_LABELS[rank],
-            required=False,
-            min_value=0,
-            max_value=4,
-            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        )
-    return fields
-
-
 class DealForm(forms.Form):
     """One deal's card points for the sides in play, and for a side with 0 points, its tricks.
 
@@ -199,12 +167,7 @@ class DealForm(forms.Form):
     first side's points from how many A, 10, K, Q and J its pile holds.
 
     A form for the next deal carries its hidden ``number`` and one-time ``entry_key``; an edit
-    form its hidden ``version``. The fields are built once per sides, kind and language
-    (``_deal_form_fields``) and shared by every form of them, where Django deep-copies a form's
-    fields for each instance so that one instance may change its own: building them was a
-    quarter of a millisecond, twice on every recorded deal (``docs/PERFORMANCE.md``). So no code
-    may change a ``DealForm``'s field (its widget, attributes, label, choices) on an instance:
-    a form may only add or remove fields in its own ``fields`` dict, which is its own.
+    form its hidden ``version``.
     """
 
     deal_total = rules.DEAL_TOTAL  # for the page's script, which fills in the rest of 120
@@ -218,7 +181,34 @@ class DealForm(forms.Form):
         """
         super().__init__(*args, **kwargs)
         self.sides = sides
-        self.fields = dict(_deal_form_fields(tuple(sides), entry, get_language()))
+        if entry:
+            self.fields["number"] = _hidden_number(1, MAX_DEALS)
+            self.fields["entry_key"] = forms.UUIDField(
+                widget=forms.HiddenInput, required=False, error_messages={"invalid": STALE}
+            )
+        else:
+            self.fields["version"] = _hidden_number(0, MAX_VERSION)
+        for side, label in sides:
+            self.fields[f"points_{side}"] = _points_field(label)
+            self.fields[f"tricks_{side}"] = forms.ChoiceField(
+                label=_("Did %(side)s take a trick?") % {"side": label},
+                choices=YES_NO,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        for rank in rules.COUNTED_RANKS:
+            self.fields[f"count_{rank}"] = forms.IntegerField(
+                label=RANK_LABELS[rank],
+                required=False,
+                min_value=0,
+                max_value=4,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    @property
+    def side_indexes(self) -> list[int]:
+        """The original sides the form's card points are for, in order."""
+        return [side for side, _label in self.sides]
 
     def top_errors(self) -> list[str]:
         """Errors shown above the fields: the form's own, and its hidden fields'."""
@@ -241,6 +231,9 @@ class DealForm(forms.Form):
         super().clean()
         data = self.cleaned_data
         if self.errors:
+            return data
+        if not self.sides:
+            self.add_error(None, STALE)  # no card points at all: not a form the page wrote
             return data
         names = [f"points_{side}" for side, _label in self.sides]
         extra = [

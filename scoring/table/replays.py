@@ -10,12 +10,12 @@ a message naming that deal, and the edit is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol, cast
+from typing import cast
 
 from django.utils.translation import gettext_noop
 
 from scoring import rules
-from scoring.models import Series
+from scoring.models import Deal, Series
 
 #: A row entered for other players than those now in play, with as many of them (three players).
 OTHER_SIDES = gettext_noop(
@@ -23,33 +23,19 @@ OTHER_SIDES = gettext_noop(
 )
 
 
-class StoredDeal(Protocol):
-    """A stored deal as the engine reads it: a ``Deal`` row, or the lighter ``PlayedDeal`` the
-    scoreboard reads (``table.selectors.played_deals``)."""
-
-    @property
-    def number(self) -> int: ...
-
-    @property
-    def points(self) -> tuple[int | None, int | None, int | None]: ...
-
-    @property
-    def tricks(self) -> tuple[bool | None, bool | None, bool | None]: ...
-
-
-def entered_sides(row: StoredDeal) -> tuple[int, ...]:
+def entered_sides(row: Deal) -> tuple[int, ...]:
     """The original sides a stored deal has card points for."""
     return tuple(side for side in range(rules.MAX_SIDES) if row.points[side] is not None)
 
 
-def engine_deal(row: StoredDeal, sides: Sequence[int]) -> rules.Deal:
+def engine_deal(row: Deal, sides: Sequence[int]) -> rules.Deal:
     """The engine's view of a stored deal, for the original ``sides`` (in order) it was for."""
     # A side without points (None) is the engine's to refuse, as any other bad value.
     points = cast("tuple[int, ...]", tuple(row.points[side] for side in sides))
     return rules.Deal(points, tuple(bool(row.tricks[side]) for side in sides))
 
 
-def engine_series(series: Series, rows: Iterable[StoredDeal]) -> rules.Series:
+def engine_series(series: Series, rows: Iterable[Deal]) -> rules.Series:
     """The engine's running series after the stored ``rows`` (in deal order).
 
     Raises ``InvalidDeal`` naming the first row that no longer fits (after an edit): a deal
@@ -70,7 +56,7 @@ def engine_series(series: Series, rows: Iterable[StoredDeal]) -> rules.Series:
     return running
 
 
-def replay_rows(series: Series, rows: Iterable[StoredDeal]) -> rules.SeriesState:
+def replay_rows(series: Series, rows: Iterable[Deal]) -> rules.SeriesState:
     """The engine's state of a series after its stored deals."""
     return engine_series(series, rows).state
 
@@ -91,6 +77,6 @@ def row_values(deal: rules.Deal, in_play: Sequence[int]) -> dict[str, int | bool
     return values
 
 
-def row_snapshot(row: StoredDeal) -> dict[str, list]:
+def row_snapshot(row: Deal) -> dict[str, list]:
     """A deal row as plain data, for the audit trail and exports."""
     return {"points": list(row.points), "tricks": list(row.tricks)}

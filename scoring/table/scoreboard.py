@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import rules
-from scoring.models import Seat, Series
+from scoring.models import Deal, Seat, Series
 from scoring.rules.table import dealer_seat, first_leader_seat
-from scoring.table.replays import StoredDeal, replay_rows
+from scoring.table.replays import replay_rows
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class SideView:
     name: str  # "Anna & Boris" for a team
     total: int
     to_target: int
-    percent: int  # of the way to the target, for the bar
+    bar: int  # the total, at most the target: the way to the goat
     out: bool
     goat: bool
     winner: bool
@@ -36,7 +36,7 @@ class DealRow:
     cells: list[dict]  # per original side: points, defeat, total, naked (charged the 6)
     eggs: bool
     multiplier: int
-    row: StoredDeal
+    row: Deal
     outcome: rules.DealOutcome = field(repr=False)
     names: list[str] = field(repr=False)
 
@@ -56,7 +56,7 @@ class Scoreboard:
     seats: list[Seat]
     sides: list[SideView]
     in_play: list[SideView]
-    rows: Sequence[StoredDeal] = field(repr=False)
+    rows: Sequence[Deal] = field(repr=False)
     names: list[str]  # each side's
     dealer: str | None
     leader: str | None
@@ -80,7 +80,7 @@ class Scoreboard:
             return self.deals[-1]
         return self._row(self.state.deals[-1], self.rows[-1])
 
-    def _row(self, outcome: rules.DealOutcome, row: StoredDeal) -> DealRow:
+    def _row(self, outcome: rules.DealOutcome, row: Deal) -> DealRow:
         naked = outcome.naked
         cells = [
             {
@@ -165,7 +165,7 @@ def joined(names: list[str]) -> str:
 
 
 def build(
-    series: Series, rows: Sequence[StoredDeal], state: rules.SeriesState | None = None
+    series: Series, rows: Sequence[Deal], state: rules.SeriesState | None = None
 ) -> Scoreboard:
     """The scoreboard of a series whose seats (with players) are prefetched; ``state``: the
     engine's state after ``rows`` when the caller has it (else they are replayed)."""
@@ -180,7 +180,7 @@ def build(
             name=names[side],
             total=state.totals[side],
             to_target=state.to_target[side],
-            percent=min(100, round(100 * state.totals[side] / target)),
+            bar=min(state.totals[side], target),
             out=side in state.out,
             goat=side in state.goats,
             winner=state.winner == side,

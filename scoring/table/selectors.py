@@ -8,7 +8,6 @@ from typing import NamedTuple
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest
 
-from scoring import plainsql
 from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
 from scoring.models import Deal, DealEvent, Player, Seat, Series
 
@@ -36,72 +35,13 @@ def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
     return queryset.prefetch_related(_seats())
 
 
-def load_seats(series: Series) -> Series:
-    """Load the seats and players of a series read without them, once: what
-    ``with_seats`` loads, in one plain query (``scoring.plainsql``) that fills the same cache,
-    so ``series.seats.all()`` reads no more."""
-    if "seats" in getattr(series, "_prefetched_objects_cache", {}):
-        return series
-    connection = plainsql.reader(Seat)
-    seat, player = plainsql.columns(Seat, connection), plainsql.columns(Player, connection)
-    sql = (
-        f"SELECT {seat.sql}, {player.sql} FROM {seat.table} INNER JOIN {player.table} "
-        f"ON {player.table}.id = {seat.table}.player_id "
-        f"WHERE {seat.table}.series_id = %s ORDER BY {seat.table}.position"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [series.pk])
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        one = seat.instance(connection, row[: len(seat)])
-        _SEAT_PLAYER.set_cached_value(one, player.instance(connection, row[len(seat) :]))
-        _SEAT_SERIES.set_cached_value(one, series)
-        seats.append(one)
-    # As prefetch_related_objects leaves a prefetched relation (Django's own cache for it).
-    found = series.seats.all()
-    found._result_cache = seats
-    found._prefetch_done = True  # type: ignore[attr-defined]
-    cache = {**getattr(series, "_prefetched_objects_cache", {}), "seats": found}
-    series._prefetched_objects_cache = cache  # type: ignore[attr-defined]
-    return series
+#: What the scoreboard and the engine read of a deal.
+DEAL_FIELDS = ("number", "points_0", "points_1", "points_2", "tricks_0", "tricks_1", "tricks_2")
 
 
-_SEAT_PLAYER = Seat._meta.get_field("player")
-_SEAT_SERIES = Seat._meta.get_field("series")
-
-
-class PlayedDeal(NamedTuple):
-    """A stored deal as the scoreboard and the engine read it (``replays.StoredDeal``): its
-    number, card points and tricks per original side, without a model instance each."""
-
-    id: int
-    number: int
-    points: tuple[int | None, int | None, int | None]
-    tricks: tuple[bool | None, bool | None, bool | None]
-
-
-def played_deals(series: Series) -> list[PlayedDeal]:
-    """The series' deals in order, as the scoreboard and the engine read them, in one plain
-    query (a model instance per deal cost more than the rest of the read)."""
-    connection = plainsql.reader(Deal)
-    table = plainsql.columns(Deal, connection).table
-    sql = (
-        "SELECT id, number, points_0, points_1, points_2, tricks_0, tricks_1, tricks_2 "
-        f"FROM {table} WHERE series_id = %s ORDER BY number"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [series.pk])
-        rows = cursor.fetchall()
-    return [
-        PlayedDeal(
-            pk,
-            number,
-            (points_0, points_1, points_2),
-            tuple(None if took is None else bool(took) for took in tricks),  # type: ignore[arg-type]
-        )
-        for pk, number, points_0, points_1, points_2, *tricks in rows
-    ]
+def series_deals(series: Series) -> list[Deal]:
+    """The series' deals in order, with what the scoreboard and the engine read of them."""
+    return list(Deal.objects.filter(series=series).only(*DEAL_FIELDS).order_by("number"))
 
 
 def visible_series(request: HttpRequest) -> QuerySet[Series]:
@@ -126,28 +66,10 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
     return series_access(request, series)
 
 
-def series_row(pk: int, *, lock: bool = False) -> Series | None:
-    """``Series.objects.filter(pk=pk).first()`` without building the query each time: the same
-    row, through the same converters, as one plain ``SELECT`` (the ORM's compiler cost more
-    than the database spent on it, on the busiest read of the site). ``lock``: the row locked
-    until the transaction ends, as ``select_for_update()`` locks it (inside a transaction)."""
-    connection = plainsql.writer(Series) if lock else plainsql.reader(Series)
-    series = plainsql.columns(Series, connection)
-    sql = f"SELECT {series.sql} FROM {series.table} WHERE {series.table}.id = %s"
-    if lock and connection.features.has_select_for_update:
-        sql += " " + connection.ops.for_update_sql()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
-        row = cursor.fetchone()
-    return None if row is None else series.instance(connection, row)
-
-
 def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
-    """The series row alone (one query) and what this request may do with it; 404 as above.
-
-    Enough to decide whether a cached page of it is current (``scoring.pagecache``); the
-    seats come with ``load_seats`` when the page must be rendered."""
-    series = series_row(pk)
+    """The series row alone and what this request may do with it (the live poll, which reads
+    nothing more while nothing changed); 404 as above."""
+    series = Series.objects.filter(pk=pk).first()
     if series is None:
         raise Http404("No such series.")
     return series_access(request, series)
@@ -163,23 +85,13 @@ class KeyUse(NamedTuple):
 
 
 def entry_key_use(entry_key: uuid.UUID) -> KeyUse | None:
-    """Where this key was used, in one plain query (``scoring.plainsql``); None for a key no
-    form has sent yet: a recorded deal, or the removal of an undone one."""
-    connection = plainsql.reader(Deal)
-    key = plainsql.param(Deal, "entry_key", entry_key, connection)
-    deals = plainsql.columns(Deal, connection).table
-    events = plainsql.columns(DealEvent, connection).table
-    sql = (
-        f"SELECT 0, series_id, id FROM {deals} WHERE entry_key = %s UNION ALL "
-        f"SELECT 1, series_id, id FROM {events} WHERE entry_key = %s LIMIT 1"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [key, key])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    was_undone, series_id, pk = row
-    return KeyUse(bool(was_undone), series_id, pk)
+    """Where this key was used; None for a key no form has sent yet: a recorded deal, or the
+    removal of an undone one (whose event keeps the key)."""
+    recorded = Deal.objects.filter(entry_key=entry_key).values_list("series_id", "pk").first()
+    if recorded is not None:
+        return KeyUse(False, *recorded)
+    undone = DealEvent.objects.filter(entry_key=entry_key).values_list("series_id", "pk").first()
+    return None if undone is None else KeyUse(True, *undone)
 
 
 #: How far back a goat tally follows rematches: an evening, with room to spare.

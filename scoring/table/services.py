@@ -16,13 +16,13 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from scoring import plainsql, rules
+from scoring import rules
 from scoring.access import archived_refusal
 from scoring.models import (
     MAX_DEALS,
@@ -40,13 +40,15 @@ from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
 from scoring.table.derived import derived_values
 from scoring.table.replays import (
-    StoredDeal,
     engine_series,
     replay_rows,
     row_snapshot,
     row_values,
 )
-from scoring.table.selectors import entry_key_use, last_undone, series_row
+from scoring.table.selectors import entry_key_use, last_undone
+
+#: How an organiser's change to a closed series is kept in the change log (``DealEvent.via``).
+CORRECTION = "correction"
 
 
 class DealConflict(Exception):
@@ -57,75 +59,103 @@ class SeriesNotOver(Exception):
     """A rematch was asked for a series that is still being played."""
 
 
-class Entry(enum.StrEnum):
-    """What a deal form asks of its series as the series stands: decided by ``entry_decision``."""
+class SeriesClosed(Exception):
+    """The series is closed (a club night's round is over): only an organiser corrects it."""
 
-    NEW = "new"  # the next deal: record it
+
+class Entry(enum.StrEnum):
+    """What a deal form asks of its series as the series stands, decided by ``deal_record``
+    under the series' lock."""
+
+    NEW = "new"  # the next deal: recorded
     RETRY = "retry"  # this form's deal is recorded already (a double tap, a lost answer)
     SPENT = "spent"  # this form's deal was recorded and undone since: its key stays spent
     STALE = "stale"  # the form was for another deal, recorded or undone elsewhere since
     OVER = "over"  # the series has ended: no deal can be added
     FULL = "full"  # the series holds MAX_DEALS deals
     LIMIT = "limit"  # the series holds its ``deal_limit`` deals (a club night's round of N deals)
+    CLOSED = "closed"  # the series' round of a club night is over
+    REFUSED = "refused"  # the rules refuse these card points (``Recorded.error`` says why)
+
+
+class Edited(NamedTuple):
+    """An edit: the series after it, and the deal before and after (the same: nothing to do)."""
+
+    series: Series
+    before: dict[str, list]
+    after: dict[str, list]
 
 
 @dataclass(frozen=True)
 class Recorded:
-    """The outcome of a deal form: ``deal`` is the recorded deal for NEW and RETRY, else None."""
+    """The outcome of a deal form. ``deal``: the recorded deal, for NEW and RETRY; ``error``:
+    the engine's refusal, for REFUSED; ``sent``: for a RETRY whose form carried other points
+    than the deal recorded under its key, what it carried (per original side, as stored)."""
 
     series: Series
     entry: Entry
     deal: Deal | None = None
-    #: A new deal: every deal row of the series and the engine's state after them, as the
-    #: write read them under its lock (the fresh scoreboard, without reading them again).
-    rows: list[StoredDeal] | None = None
-    state: rules.SeriesState | None = None
+    error: rules.InvalidDeal | None = None
+    sent: dict[str, Any] | None = None
 
     @property
     def created(self) -> bool:
+        """Whether this form recorded its deal now."""
         return self.entry is Entry.NEW
 
+    @property
+    def recorded(self) -> bool:
+        """Whether the form's deal is on the record (now or before)."""
+        return self.entry in (Entry.NEW, Entry.RETRY)
 
-def entry_decision(
-    series_id: int,
+
+def _entry(
+    series: Series,
+    running: rules.Series,
+    rows: Sequence[Deal],
     *,
-    next_number: int,
-    finished: bool,
-    number: int | None,
+    number: int,
     entry_key: uuid.UUID | None,
-    key_when_new: bool = True,
-    limit: int | None = None,
+    now: datetime,
 ) -> tuple[Entry, int | None]:
-    """What a deal form for deal ``number`` with ``entry_key`` asks of the series, given its next
-    deal number and whether it has ended: the one place this is decided. The view asks first,
-    without a lock, so that a retry is answered before its form is read against a board that
-    has moved on; ``deal_record`` asks again under the series' lock. With RETRY comes the
-    recorded deal's id.
-
-    ``key_when_new=False`` (the view's first look) takes a form for the next deal as NEW without
-    looking its key up: ``deal_record`` looks under the lock anyway, and a form for the next
-    deal is the common case, so the look costs one query only where the form would be refused.
-    ``limit``: the series' ``deal_limit`` (a club night's round of N deals), if it has one.
-    """
-    room = MAX_DEALS if limit is None else min(limit, MAX_DEALS)
-    looks_new = (number is None or number == next_number) and not finished
-    looks_new = looks_new and next_number <= room
-    used = None
-    if entry_key is not None and (key_when_new or not looks_new):
-        used = entry_key_use(entry_key)
+    """What a deal form for deal ``number`` with ``entry_key`` asks of the series (read under
+    its lock): the one place this is decided. With RETRY comes the recorded deal's id."""
+    used = entry_key_use(entry_key) if entry_key is not None else None
     if used is not None:
-        if used.series_id != series_id:
+        if used.series_id != series.pk:
             return Entry.STALE, None  # a form of another series: nothing here is its deal
         return (Entry.SPENT, None) if used.undone else (Entry.RETRY, used.pk)
-    if number is not None and number != next_number:
+    next_number = len(rows) + 1
+    if number != next_number:
         return Entry.STALE, None
-    if finished:
+    if running.state.finished:
         return Entry.OVER, None
-    if limit is not None and next_number > limit:
+    if series.deal_limit is not None and next_number > series.deal_limit:
         return Entry.LIMIT, None
+    if _closed(series, rows, now):
+        return Entry.CLOSED, None
     if next_number > MAX_DEALS:
         return Entry.FULL, None
     return Entry.NEW, None
+
+
+def _closed(series: Series, rows: Sequence[Deal], now: datetime) -> bool:
+    """Whether the series takes no more deals because its round is over: closed by the
+    organiser or by its deal limit, or its round's time is up and the deal that was being
+    played then has been recorded (a deal recorded at or after ``closes_at``)."""
+    if series.closed_at is not None:
+        return True
+    if series.closes_at is None or now < series.closes_at:
+        return False
+    return bool(rows) and rows[-1].created_at >= series.closes_at
+
+
+def _closes_after(series: Series, deal_count: int, now: datetime) -> bool:
+    """Whether the deal just recorded closes the series: its round's last deal (the deal limit),
+    or the deal that was being played when the round's time ran out."""
+    if series.deal_limit is not None and deal_count >= series.deal_limit:
+        return True
+    return series.closes_at is not None and now >= series.closes_at
 
 
 def _locked(series_id: int) -> Series:
@@ -133,9 +163,7 @@ def _locked(series_id: int) -> Series:
     here, so this is where an archived league refuses it (``archived_refusal``, as its pages
     do): the views ask before, but a league archived between their look and this lock would
     otherwise take one more change."""
-    series = series_row(series_id, lock=True)  # select_for_update(), without the compiler
-    if series is None:
-        raise Series.DoesNotExist(f"no series {series_id}")
+    series = Series.objects.select_for_update().get(pk=series_id)
     if series.league_id is not None and (
         League.objects.filter(pk=series.league_id, archived_at__isnull=False).exists()
     ):
@@ -143,12 +171,18 @@ def _locked(series_id: int) -> Series:
     return series
 
 
+def _open(series: Series, *, correction: bool = False) -> None:
+    """Refuse a change to a closed series, but an organiser's correction."""
+    if series.closed_at is not None and not correction:
+        raise SeriesClosed(f"series {series.pk} is closed")
+
+
 def _rows(series: Series) -> list[Deal]:
     return list(Deal.objects.filter(series=series).order_by("number"))
 
 
 #: What ``series_refresh`` writes on a series besides its derived fields.
-_REFRESHED = ("version", "finished_at", "updated_at")
+_REFRESHED = ("version", "finished_at", "closed_at", "updated_at")
 
 
 def series_refresh(series: Series, state: rules.SeriesState) -> None:
@@ -171,15 +205,10 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
     if series.pk is None:
         series.save()
     else:
-        # What a replay changes, as plain UPDATEs (``scoring.plainsql``): the ORM's save of
-        # every field, and its query compiler, cost more than the database spends on them.
-        series.updated_at = timezone.now()
-        stored = {**derived.series, **{name: getattr(series, name) for name in _REFRESHED}}
-        plainsql.update(Series, stored, where={"id": series.pk})
-    # One UPDATE per side (partners share their side's figures): a bulk_update's CASE per field
-    # cost more to build than the database spends on it.
+        series.save(update_fields=[*derived.series, *_REFRESHED])
+    # One UPDATE per side: partners share their side's figures.
     for side, values in enumerate(derived.sides):
-        plainsql.update(Seat, values, where={"series": series.pk, "side": side})
+        Seat.objects.filter(series=series, side=side).update(**values)
 
 
 def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
@@ -227,17 +256,21 @@ def _event(
     via="",
     entry_key: uuid.UUID | None = None,
 ):
-    event = DealEvent(
+    DealEvent.objects.create(
         series=series,
         number=number,
         action=action,
         before=before,
         after=after,
-        actor=user if user is not None and user.is_authenticated else None,
+        actor=_account(user),
         via=via,
         entry_key=entry_key,
     )
-    plainsql.insert(event)  # event.save(), without the ORM's insert compiler
+
+
+def _account(user):
+    """The account behind a change, or None for a phone without one."""
+    return user if user is not None and user.is_authenticated else None
 
 
 def players_resolve(
@@ -285,9 +318,11 @@ def series_start(
     user=None,
     rematch_of: Series | None = None,
     deal_limit: int | None = None,
+    closes_at: datetime | None = None,
 ) -> Series:
     """Start a series with players in clockwise seat order and the house rules frozen in;
-    ``deal_limit``: the most deals it takes (a club night's round of N deals)."""
+    ``deal_limit``: the most deals it takes (a club night's round of N deals); ``closes_at``:
+    when its time is up (a round of N minutes)."""
     shape = SHAPES[mode]
     if len(players) != shape.seats:
         raise ValueError(f"{mode} needs {shape.seats} players, not {len(players)}")
@@ -300,9 +335,10 @@ def series_start(
         mode=mode,
         rules=ruleset.to_dict(),
         first_dealer=first_dealer,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=_account(user),
         rematch_of=rematch_of,
         deal_limit=deal_limit,
+        closes_at=closes_at,
         score_token=new_token(),
         watch_token=new_token(),
     )
@@ -343,6 +379,19 @@ def rematch_dealer(series: Series) -> int:
 
 
 @transaction.atomic
+def series_close(*, series_id: int) -> Series:
+    """Close a series (its club night's round is over): it takes no more deal, edit, undo or
+    put-back, but an organiser's correction. Under its lock, so a deal being recorded is either
+    in before, or refused after; its phones see it at their next poll (the version)."""
+    series = _locked(series_id)
+    if series.closed_at is None:
+        series.closed_at = timezone.now()
+        series.version += 1
+        series.save(update_fields=["closed_at", "version", "updated_at"])
+    return series
+
+
+@transaction.atomic
 def series_rematch(*, series: Series, user=None) -> Series:
     """A new series with the same seats and rules; the next player clockwise deals first.
 
@@ -373,12 +422,14 @@ def series_rematch(*, series: Series, user=None) -> Series:
 
 @transaction.atomic
 def series_link_renew(*, series: Series, link: str) -> Series:
-    """A new scoring or watching link for a series: whoever held the old one is locked out."""
+    """A new scoring or watching link for a series: whoever held the old one is locked out, and
+    holders of the earlier game's links are no longer handed this one
+    (``access.followed_link``)."""
     if link not in ("score", "watch"):
         raise ValueError(f"there is no {link!r} link")
-    field = f"{link}_token"
-    setattr(series, field, new_token())
-    series.save(update_fields=[field])
+    setattr(series, f"{link}_token", new_token())
+    setattr(series, f"{link}_renewed_at", timezone.now())
+    series.save(update_fields=[f"{link}_token", f"{link}_renewed_at"])
     return series
 
 
@@ -386,54 +437,49 @@ def deal_record(
     *,
     series_id: int,
     number: int,
-    points: Sequence[int],
+    points: Sequence[int] | None,
     tricks: Sequence[bool] | None,
+    sides: Sequence[int] | None = None,
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
-    known: tuple[int, Sequence[StoredDeal], rules.Series] | None = None,
 ) -> Recorded:
-    """Record the next deal of a series, or say why not (``Recorded.entry``, decided by
-    ``entry_decision`` under the series' lock): a retried form gets its deal back, a form for a
-    deal another device recorded meanwhile or a spent key changes nothing. Raises
-    ``InvalidDeal`` for a deal the rules refuse.
-
-    ``known``: the series' version and its deal rows as the caller read them (the version
-    first). Under the lock, a series still at that version has had no write since (every write
-    bumps it in its transaction), so those rows are still its rows and are not read again.
-    """
+    """Record deal ``number`` of a series (card points for the original ``sides``, in order; by
+    default the sides in play; None: points that did not parse, refused if it comes to them), or
+    say why not: everything is decided here, under the series' lock (``Recorded.entry``). A
+    retried form gets its deal back (``sent`` says when it carried other points); a form for a
+    deal another device recorded meanwhile, a spent key, a series over, full or closed, and card
+    points the rules refuse change nothing."""
     try:
         with transaction.atomic():
             series = _locked(series_id)
-            rows: Sequence[StoredDeal]
-            if known and known[0] == series.version:
-                rows, running = list(known[1]), known[2].copy()
-            else:
-                rows = _rows(series)
-                running = engine_series(series, rows)
-            entry, recorded_pk = entry_decision(
-                series.pk,
-                next_number=len(rows) + 1,
-                finished=running.state.finished,
-                number=number,
-                entry_key=entry_key,
-                limit=series.deal_limit,
+            rows = _rows(series)
+            running = engine_series(series, rows)
+            now = timezone.now()
+            entry, recorded_pk = _entry(
+                series, running, rows, number=number, entry_key=entry_key, now=now
             )
+            sides = running.in_play if sides is None else tuple(sides)
             if entry is Entry.RETRY and recorded_pk is not None:
-                return Recorded(series, entry, Deal.objects.get(pk=recorded_pk))
+                return _retried(series, Deal.objects.get(pk=recorded_pk), sides, points, tricks)
             if entry is not Entry.NEW:
                 return Recorded(series, entry)
-            deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
-            in_play = running.in_play
-            running.add(deal)  # InvalidDeal if the sides do not match
-            row = Deal(
+            if points is None:
+                return Recorded(series, Entry.REFUSED)  # the form says what is wrong
+            if sides != running.in_play:
+                return Recorded(series, Entry.STALE)  # a form for the sides once in play
+            try:
+                deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+                running.add(deal)
+            except rules.InvalidDeal as error:
+                return Recorded(series, Entry.REFUSED, error=error)
+            row = Deal.objects.create(
                 series=series,
                 number=number,
                 entry_key=entry_key,
-                recorded_by=user if user is not None and user.is_authenticated else None,
-                **row_values(deal, in_play),
+                recorded_by=_account(user),
+                **row_values(deal, sides),
             )
-            plainsql.insert(row)  # row.save(), without the ORM's insert compiler
             _event(
                 series,
                 number,
@@ -442,17 +488,42 @@ def deal_record(
                 user=user,
                 via=via,
             )
-            state = running.state
-            series_refresh(series, state)
-            return Recorded(series, entry, row, rows=[*rows, row], state=state)
+            if _closes_after(series, number, now):
+                series.closed_at = now
+            series_refresh(series, running.state)
+            return Recorded(series, entry, row)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
         series = Series.objects.get(pk=series_id)
         if entry_key is not None:
             earlier = Deal.objects.filter(entry_key=entry_key, series_id=series_id).first()
             if earlier is not None:
-                return Recorded(series, Entry.RETRY, earlier)
+                return _retried(series, earlier, sides or _sides(earlier), points, tricks)
         return Recorded(series, Entry.STALE)
+
+
+def _sides(deal: Deal) -> tuple[int, ...]:
+    return tuple(side for side in range(rules.MAX_SIDES) if deal.points[side] is not None)
+
+
+def _retried(
+    series: Series,
+    deal: Deal,
+    sides: Sequence[int],
+    points: Sequence[int] | None,
+    tricks: Sequence[bool] | None,
+) -> Recorded:
+    """A form sent again whose deal is recorded; ``sent``: what it carried, when that is not
+    the deal on the record (changed since on another phone, or different points resent)."""
+    if points is None:
+        return Recorded(series, Entry.RETRY, deal)
+    sent: dict[str, list] = {"points": [None] * rules.MAX_SIDES, "tricks": [None] * rules.MAX_SIDES}
+    for index, side in enumerate(sides):
+        sent["points"][side] = points[index]
+        sent["tricks"][side] = None if tricks is None else tricks[index]
+    if sent == row_snapshot(deal):
+        return Recorded(series, Entry.RETRY, deal)
+    return Recorded(series, Entry.RETRY, deal, sent=sent)
 
 
 @transaction.atomic
@@ -465,8 +536,12 @@ def deal_edit(
     tricks: Sequence[bool] | None,
     user=None,
     via: str = "",
-) -> Series:
+    correction: bool = False,
+) -> Edited:
     """Change an earlier deal; everything after it is scored again.
+
+    A closed series (its club night's round is over) raises ``SeriesClosed`` but for an
+    organiser's ``correction``, which the change log keeps as one (``via``).
 
     ``version`` is the series' version the edit form was shown at: if the series has changed
     since, ``DealConflict`` is raised and nothing changes (the other device's change stands),
@@ -475,6 +550,7 @@ def deal_edit(
     example the series would now end before it), and changes nothing then.
     """
     series = _locked(series_id)
+    _open(series, correction=correction)
     stale = series.version != version
     rows = _rows(series)
     if not 1 <= number <= len(rows):
@@ -497,7 +573,7 @@ def deal_edit(
     for name, value in values.items():
         setattr(row, name, value)
     if row_snapshot(row) == before:
-        return series  # nothing changes: a repeated submission of the same edit
+        return Edited(series, before, before)  # a repeated submission of the same edit
     if stale:
         raise DealConflict(f"series {series.pk} changed since the form was shown")
     state = replay_rows(series, rows)  # InvalidDeal names the first deal that no longer fits
@@ -509,10 +585,10 @@ def deal_edit(
         before=before,
         after=row_snapshot(row),
         user=user,
-        via=via,
+        via=CORRECTION if correction else via,
     )
     series_refresh(series, state)
-    return series
+    return Edited(series, before, row_snapshot(row))
 
 
 @transaction.atomic
@@ -524,6 +600,7 @@ def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str 
     deal its phone has not seen. The removed deal's one-time key stays spent (``Entry.SPENT``).
     """
     series = _locked(series_id)
+    _open(series)
     if series.version != version:
         raise DealConflict(f"series {series.pk} changed since the undo button was shown")
     rows = _rows(series)
@@ -558,6 +635,7 @@ def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str 
     without a one-time key: the key of the form that first recorded it stays spent.
     """
     series = _locked(series_id)
+    _open(series)
     event = last_undone(series) if series.version == version else None
     # A removed deal's event holds the deal as it was (``before``); one without it has nothing.
     before = event.before if event is not None and event.number == number else None
@@ -575,10 +653,7 @@ def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str 
     )
     running.add(deal)
     row = Deal.objects.create(
-        series=series,
-        number=number,
-        recorded_by=user if user is not None and user.is_authenticated else None,
-        **row_values(deal, in_play),
+        series=series, number=number, recorded_by=_account(user), **row_values(deal, in_play)
     )
     _event(series, number, DealEvent.Action.RECORDED, after=row_snapshot(row), user=user, via=via)
     series_refresh(series, running.state)

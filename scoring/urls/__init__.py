@@ -1,4 +1,4 @@
-"""The app's URLs, one module per page family."""
+"""The app's URLs, one module per page family; ids in paths are ``<id:…>`` (``scoring.ids``)."""
 
 from django.urls import include, path
 

@@ -2,13 +2,13 @@
 
 from django.urls import path
 
-from scoring.views import events
+from scoring.views import events, tables
 
-EVENT = "leagues/<int:pk>/events/<int:event_pk>/"
+EVENT = "leagues/<id:pk>/events/<id:event_pk>/"
 
 urlpatterns = [
-    path("leagues/<int:pk>/events/", events.event_list, name="event_list"),
-    path("leagues/<int:pk>/events/new/", events.event_new, name="event_new"),
+    path("leagues/<id:pk>/events/", events.event_list, name="event_list"),
+    path("leagues/<id:pk>/events/new/", events.event_new, name="event_new"),
     path(EVENT, events.event_detail, name="event_detail"),
     path(EVENT + "cards/", events.event_cards, name="event_cards"),
     path(EVENT + "rounds/next/", events.event_round_next, name="event_round_next"),
@@ -18,4 +18,6 @@ urlpatterns = [
     path(EVENT + "share/", events.event_share, name="event_share"),
     path(EVENT + "share/revoke/", events.event_share_revoke, name="event_share_revoke"),
     path("public/events/<str:token>/", events.event_public, name="event_public"),
+    path("tables/<str:token>/", tables.table_link, name="table_link"),
+    path("tables/<str:token>/live/", tables.table_live, name="table_live"),
 ]

@@ -1,19 +1,19 @@
 from django.urls import path
 
-from scoring.views import table
+from scoring.views import games, table
 
 urlpatterns = [
-    path("", table.home, name="home"),
-    path("new/", table.series_new, name="series_new"),
-    path("quick/", table.series_quick, name="series_quick"),
-    path("series/<int:pk>/", table.series_detail, name="series_detail"),
-    path("series/<int:pk>/deals/", table.deal_record, name="deal_record"),
-    path("series/<int:pk>/deals/<int:number>/edit/", table.deal_edit, name="deal_edit"),
-    path("series/<int:pk>/undo/", table.deal_undo, name="deal_undo"),
-    path("series/<int:pk>/redo/", table.deal_redo, name="deal_redo"),
-    path("series/<int:pk>/players/", table.series_players, name="series_players"),
-    path("series/<int:pk>/rematch/", table.series_rematch, name="series_rematch"),
-    path("series/<int:pk>/live/", table.series_live, name="series_live"),
-    path("series/<int:pk>/links/", table.link_revoke, name="link_revoke"),
-    path("join/<str:token>/", table.link_join, name="link_join"),
+    path("", games.home, name="home"),
+    path("new/", games.series_new, name="series_new"),
+    path("quick/", games.series_quick, name="series_quick"),
+    path("join/<str:token>/", games.link_join, name="link_join"),
+    path("series/<id:pk>/", table.series_detail, name="series_detail"),
+    path("series/<id:pk>/deals/", table.deal_record, name="deal_record"),
+    path("series/<id:pk>/deals/<id:number>/edit/", table.deal_edit, name="deal_edit"),
+    path("series/<id:pk>/undo/", table.deal_undo, name="deal_undo"),
+    path("series/<id:pk>/redo/", table.deal_redo, name="deal_redo"),
+    path("series/<id:pk>/players/", table.series_players, name="series_players"),
+    path("series/<id:pk>/rematch/", table.series_rematch, name="series_rematch"),
+    path("series/<id:pk>/live/", table.series_live, name="series_live"),
+    path("series/<id:pk>/links/", table.link_revoke, name="link_revoke"),
 ]

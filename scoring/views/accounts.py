@@ -1,8 +1,10 @@
 """Accounts: sign up here; log in, log out and the password flows are Django's own views.
 
-Failed logins are counted by django-axes (settings): after too many, the login answers with
-``accounts/locked_out.html``. A site that sends no mail (``PASSWORD_RESET_BY_EMAIL`` off) offers
-no password reset: its page says so and who to ask for help instead.
+Failed logins are counted by django-axes (settings) and ``scoring.logins``: after too many, the
+login answers with ``accounts/locked_out.html`` (429), saying why; a browser that logs in, or
+sets a new password, is one its account knows from then on. Sign-ups per network are limited
+(``scoring.throttle``). A site that sends no mail (``PASSWORD_RESET_BY_EMAIL`` off) offers no
+password reset: its page says so and who to ask for help instead.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -21,13 +24,15 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic.edit import FormMixin
 from django.views.i18n import set_language
 
-from scoring import languages, privacy
+from scoring import languages, logins, privacy
 from scoring.accounts import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
 from scoring.models import Export
+from scoring.throttle import signed_up, signup_refusal
 from scoring.views import UNPROCESSABLE, LoggedInRequest, exports
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
+TOO_MANY = 429
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -52,8 +57,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         form = SignupForm(request.POST)
+        if form.is_valid() and (refusal := signup_refusal(request)):
+            form.add_error(None, refusal)  # too many accounts from here: the form says so
         if form.is_valid():
             user = form.save()
+            signed_up(request)
             # login() keeps the session's data, so the game links this phone holds survive.
             login(request, user, backend=BACKEND)
             # The language the new account signed up in is the one it keeps.
@@ -139,10 +147,24 @@ class Unprocessable(FormMixin):
 class LoginView(Unprocessable, auth.LoginView):
     redirect_authenticated_user = True
 
+    def post(self, request, *args, **kwargs):
+        username = request.POST.get("username", "")
+        if refusal := logins.login_refusal(request, username):
+            context = {"reason": refusal}
+            return render(request, "accounts/locked_out.html", context, status=TOO_MANY)
+        return super().post(request, *args, **kwargs)
+
     def form_valid(self, form):
         response = super().form_valid(form)
-        languages.account_language_apply(form.get_user(), response)
+        user = form.get_user()
+        languages.account_language_apply(user, response)
+        logins.browser_remember(self.request, response, user.get_username())
         return response
+
+    def form_invalid(self, form):
+        if form.has_error(NON_FIELD_ERRORS, code="invalid_login"):
+            logins.login_failed(self.request, self.request.POST.get("username", ""))
+        return super().form_invalid(form)
 
 
 class PasswordChangeView(Unprocessable, auth.PasswordChangeView):
@@ -158,4 +180,9 @@ class PasswordResetView(Unprocessable, auth.PasswordResetView):
 
 
 class PasswordResetConfirmView(Unprocessable, auth.PasswordResetConfirmView):
-    pass
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # The link came by the account's mail: this browser may log in even while strangers
+        # have the account capped.
+        logins.browser_remember(self.request, response, form.user.get_username())
+        return response

@@ -13,7 +13,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from scoring import offline
+from scoring.table import offline
 
 THEME_LIGHT, THEME_DARK = "#1d5c3a", "#101412"  # the header bar and the dark page (app.css)
 
@@ -58,6 +58,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "pages": r"^/series/\d+/$",
         "forget": [reverse("login"), reverse("logout")],
         "viewerHeader": offline.VIEWER_HEADER,
+        "recordedHeader": offline.RECORDED_HEADER,
     }
     response = render(
         request,

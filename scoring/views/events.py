@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,7 +24,7 @@ from scoring.collation import name_sort_key
 from scoring.events import leaderboard, seating, services
 from scoring.events.forms import EventForm, PresentForm
 from scoring.events.services import EventError
-from scoring.models import Event, EventTable, Player, Role
+from scoring.models import Event, EventTable, EventTableLink, Player, Role
 from scoring.templatetags.sharing import qr_svg
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 
@@ -50,11 +49,16 @@ def _tables(event: Event) -> list[EventTable]:
 
 
 def _cards(request: HtmxHttpRequest, tables: list[EventTable]) -> list[dict]:
-    """Each table of the round in play: its seats, its score link and the link's QR code."""
+    """Each table of the round in play: its seats, and its link for the evening with its QR code
+    (the same all evening: the table's phone follows the rounds)."""
+    links = {
+        link.number: link
+        for link in EventTableLink.objects.filter(event_id__in={t.round.event_id for t in tables})
+    }
     cards = []
     for table in tables:
-        path = reverse("link_join", args=[table.series.score_token])
-        name = _("QR code of the score link of table %(number)s") % {"number": table.number}
+        path = links[table.number].get_absolute_url()
+        name = _("QR code of the link of table %(number)s") % {"number": table.number}
         seats = sorted(table.series.seats.all(), key=lambda seat: seat.position)
         cards.append(
             {

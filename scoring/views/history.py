@@ -26,7 +26,7 @@ from scoring.history import records, selectors
 from scoring.history.charts import results_chart
 from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
-from scoring.middleware import id_param
+from scoring.ids import id_param
 from scoring.models import Deal, DealEvent, Export, Player, Series
 from scoring.table.selectors import series_for_request, visible_series
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, exports

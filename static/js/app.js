@@ -240,7 +240,7 @@
       poll.busy = false;
       if (answer) update(answer.html, answer.status === 286);
       if (!answer || answer.status !== 286) schedule();
-    }, function () { poll.busy = false; say("offline"); schedule(); });
+    }, function () { poll.busy = false; say("offline", "poll"); schedule(); });
   }
 
   function inUse(form) {
@@ -260,17 +260,23 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#scoreboard");
     if (!fresh) return;
+    var title = holder.querySelector("title");
     var version = Number(fresh.getAttribute("data-version"));
     if (!gone && !(version > Number(board.getAttribute("data-version")))) return; // older news
     // A poll that crossed a deal being sent: that deal's answer brings the news. Taken here, the
     // deal's own form would be kept as if another phone had taken its deal, and the answer,
     // swapped in a moment later, would empty the next deal being typed.
     if (!gone && (board.querySelector(".htmx-request") || board.classList.contains("htmx-request"))) return;
+    // The next round's game at a club night's table: not while deals of this one wait on the
+    // phone (they are sent, or refused and dropped, first).
+    var another = fresh.getAttribute("data-series") !== board.getAttribute("data-series");
+    if (!gone && another && net.waiting) return;
     var ended = !board.querySelector(".the-end") && fresh.querySelector(".the-end");
     var oldForm = board.querySelector("form.deal-form");
     var newForm = fresh.querySelector("form.deal-form");
     clearFlash();
-    if (!gone && newForm && inUse(oldForm)) {
+    if (title) document.title = title.textContent; // the score, on the tab
+    if (!gone && newForm && inUse(oldForm) && !another) {
       keepForm(board, fresh, oldForm, newForm);
     } else {
       board.replaceWith(fresh);
@@ -356,7 +362,10 @@
     var board = document.getElementById("scoreboard");
     var input = board && board.querySelector("form.deal-form input[data-points]");
     if (!input) return;
-    var top = board.getBoundingClientRect().top, bottom = input.getBoundingClientRect().bottom;
+    // The status line sticks to the top of the screen: the board goes just below it.
+    var status = document.getElementById("net-status");
+    var above = status && !status.hidden ? status.getBoundingClientRect().height : 0;
+    var top = board.getBoundingClientRect().top - above, bottom = input.getBoundingClientRect().bottom;
     if (bottom <= window.innerHeight && top >= 0) return;
     if (bottom - top <= window.innerHeight) window.scrollBy(0, top);
     else input.scrollIntoView({ block: "end" });
@@ -387,13 +396,20 @@
   // The offline deals module (offline.js) says how many deals wait with a "kozel:waiting" event.
   // by: "poll" when the board's own asking failed (its next answer ends the message), else a
   // request of the player's, whose failure stays said until another of theirs goes through.
-  var net = { kind: null, waiting: 0, by: null };
+  var net = { kind: null, waiting: 0, by: null, fade: null };
+  // What a player's own request was told stays said over the board's asking failing.
+  var OWN = ["network", "forbidden"];
+  // Said, then let go: good news needs no answer.
+  var FADES = { saved: 5000 };
   function say(kind, by) {
     var status = document.getElementById("net-status");
     if (!status) return;
     if (kind === "offline" && net.waiting) kind = "waiting";
+    if (by === "poll" && OWN.indexOf(net.kind) !== -1 && kind) return;
     net.kind = kind;
     net.by = by || null;
+    clearTimeout(net.fade);
+    if (FADES[kind]) net.fade = setTimeout(function () { if (net.kind === kind) say(null); }, FADES[kind]);
     if (!kind) {
       status.hidden = true;
       status.textContent = "";
@@ -522,8 +538,11 @@
     event.preventDefault(); // no network: the deal waits on the phone
     keepOffline(event.detail.elt);
   });
-  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+  // A deal the server could not take just now (503: its database away) waits on the phone too.
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
     document.addEventListener(name, function (event) {
+      var status = event.detail.xhr ? event.detail.xhr.status : 0;
+      if (name === "htmx:responseError" && status !== 503) return;
       if (!offline.ready && isDealForm(event.detail.elt)) keepOffline(event.detail.elt);
     });
   });

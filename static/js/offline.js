@@ -10,7 +10,16 @@ const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) =>
 // sending: a send() running (one at a time); posting: a waiting deal on its way to the server
 // (a deal typed meanwhile waits behind it); again: a send() asked for while one ran; trouble:
 // what the server said of the first waiting deal; over: theirs ended the round or the series.
-const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, over: false, ticket: 0 };
+// told: what the server said of deals it recorded (sent again with other points, say).
+const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, over: false, ticket: 0, told: [], retry: null };
+// The header on an answer whose deal is on the record (scoring/table/offline.py).
+const RECORDED = "X-Kozel-Recorded";
+// After an answer that did not record a deal (a server busy or away, 503): tried again then.
+const RETRY_SECONDS = 15;
+function retryLater() {
+  clearTimeout(page.retry);
+  page.retry = setTimeout(send, RETRY_SECONDS * 1000);
+}
 
 // IndexedDB: one store of waiting deals, by entry key.
 let opened = null;
@@ -74,6 +83,7 @@ function score(board, waiting) {
 // theirs, the server would refuse them again.
 function closed(board) {
   if (!board) return null;
+  if (board.closed) return words().roundClosed;
   if (board.limit && board.next > board.limit) return words().roundOver;
   try {
     if (score(board, []).state.finished) return words().seriesOver;
@@ -247,6 +257,7 @@ async function render() {
       form.querySelector("h2").textContent = fill(w.formHeading, { n: next });
     }
   }
+  if (result) showFacts(scoreboard, board, result, waiting);
   if (!waiting.length && !page.trouble) return;
   const section = element("section", { class: "waiting", "aria-labelledby": "waiting-heading" });
   section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${waiting.length})`));
@@ -264,11 +275,8 @@ async function render() {
     const { state } = result;
     const totals = board.names.map((name, side) => `${name} ${state.totals[side]}`).join(", ");
     const facts = [fill(w.totals, { totals })];
-    if (state.finished) {
-      if (state.goats.length) facts.push(fill(w.goat, { side: state.goats.map((side) => board.names[side]).join(", ") }));
-    } else {
-      facts.push(fill(w.dealer, { dealer: board.seats[dealerSeat(board.firstDealer, board.seatSides, state)] }));
-      if (state.multiplier > 1) facts.push(fill(w.next, { m: state.multiplier }));
+    if (state.finished && state.goats.length) {
+      facts.push(fill(w.goat, { side: state.goats.map((side) => board.names[side]).join(", ") }));
     }
     section.append(element("p", { class: "waiting-facts" }, facts.join(" ")));
     const last = waiting[waiting.length - 1];
@@ -277,11 +285,38 @@ async function render() {
   if (page.trouble) {
     section.append(element("p", { class: "notice", role: "alert" }, page.trouble));
     if (!page.over) section.append(element("button", { type: "button", class: "button primary", "data-keep-mine": "" }, w.keep));
+    // A renewed link: the deals wait for the new one (nothing to choose, dropping them aside).
     section.append(element("button", { type: "button", class: "button danger", "data-drop-mine": "" }, w.dropMine));
     if (form) form.hidden = true;
   }
   const sides = scoreboard.querySelector("ul.sides");
   if (sides) sides.after(section); else scoreboard.prepend(section);
+}
+
+// The board's own lines say the score with the waiting deals, as the board will once they are
+// saved: who deals and leads next, the eggs, the multiplier, the newest deal in words. The
+// server's words come back with the next board (a swap, or a render with nothing waiting).
+function showFacts(scoreboard, board, result, waiting) {
+  const w = words();
+  const { state } = result;
+  const dealer = scoreboard.querySelector("[data-fact=dealer] strong");
+  const leader = scoreboard.querySelector("[data-fact=leader]");
+  const multiplier = scoreboard.querySelector("[data-fact=multiplier]");
+  const last = scoreboard.querySelector(".last-result");
+  if (!waiting.length) return;
+  if (dealer && !state.finished) dealer.textContent = board.seats[dealerSeat(board.firstDealer, board.seatSides, state)];
+  if (leader) leader.textContent = w.leadsLast; // after a deal, whoever took its last trick leads
+  if (multiplier) {
+    multiplier.hidden = state.multiplier <= 1 || state.finished;
+    multiplier.textContent = fill(w.next, { m: state.multiplier });
+  }
+  const text = `${describe(result.outcomes[result.outcomes.length - 1], board.names)} (${w.notSaved})`;
+  if (last) last.textContent = text;
+  else {
+    const line = element("p", { class: "last-result", role: "status" }, text);
+    const facts = scoreboard.querySelector(".table-facts");
+    if (facts) facts.after(line);
+  }
 }
 
 const csrf = () => {
@@ -328,17 +363,20 @@ async function send() {
         announce(waiting.length, "offline");
         return;
       }
-      if (response.status === 200) {
+      // Recorded only on an answer that says so: any other keeps the deal on the phone.
+      if (response.status === 200 && response.headers.get(RECORDED)) {
         const html = await response.text();
         await store("readwrite", (deals) => deals.delete(deal.key)); // recorded: not waiting
         swapBoard(html);
+        const told = document.querySelector("#scoreboard > .notice");
+        if (told) page.told.push(told.textContent.trim()); // e.g. resent with other points
         sent += 1;
         continue;
       }
       if (response.status === 409 || response.status === 422) {
         const holder = document.createElement("div");
         holder.innerHTML = await response.text();
-        const reason = holder.querySelector("#scoreboard .errors, #scoreboard .error, #scoreboard .notice");
+        const reason = holder.querySelector("#scoreboard .errors, #scoreboard .error, #scoreboard .notice, #scoreboard #limit-reached");
         swapBoard(holder.innerHTML);
         // Theirs ended the round or the series: mine cannot follow them, only be dropped.
         const over = closed(data());
@@ -349,11 +387,28 @@ async function send() {
         announce(waiting.length, null);
         return;
       }
+      if (response.status === 410) {
+        // The scoring link this phone opened was renewed: the deals wait for the new one.
+        page.trouble = words().renewed;
+        page.over = true;
+        await render();
+        announce(waiting.length, null);
+        return;
+      }
+      // Not saved yet (the server could not do it just now): tried again in a while.
       announce(waiting.length, response.status === 403 ? "forbidden" : "failed");
+      if (response.status !== 403) retryLater();
       return;
     }
     await render();
     announce(0, sent ? "saved" : undefined);
+    if (page.told.length) {
+      // Said once every waiting deal is sent: a later board would have replaced it.
+      const scoreboard = document.getElementById("scoreboard");
+      const told = element("p", { class: "notice", role: "alert", "data-told": "" }, page.told.join(" "));
+      page.told = [];
+      if (scoreboard) scoreboard.prepend(told);
+    }
   } finally {
     page.sending = false;
     page.posting = false;
@@ -433,17 +488,39 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   event.preventDefault();
   queue(form);
 });
-// A post that could not reach the server (or whose answer was lost) waits on the phone.
-["htmx:sendError", "htmx:timeout"].forEach((name) => document.addEventListener(name, (event) => {
+// A post that could not reach the server (or whose answer was lost), or that the server could
+// not take just now (503: its database away), waits on the phone.
+["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach((name) => document.addEventListener(name, (event) => {
   const form = event.detail.elt;
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (name === "htmx:responseError" && status !== 503) return;
   if (form && form.matches && form.matches("form.deal-form")) queue(form);
 }));
 
 // A board replaced (news from another phone, a swap) gets its waiting deals back.
+// The board gone (its link renewed: the page says so in its place): the deals still waiting on
+// the phone are said there too, with what to do.
+function renderGone(scoreboard) {
+  if (scoreboard.querySelector(".waiting")) return;
+  const w = words();
+  const section = element("section", { class: "waiting", "aria-labelledby": "waiting-heading" });
+  section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${page.waiting.length})`));
+  const list = element("ol");
+  page.waiting.forEach((deal) => {
+    list.append(element("li", { "data-waiting": deal.number }, fill(w.deal, { n: deal.number, points: deal.points.join(" : ") })));
+  });
+  section.append(list, element("p", { class: "notice", role: "alert" }, w.renewed));
+  scoreboard.append(section);
+}
+
 new MutationObserver(() => {
   const board = data();
   const scoreboard = document.getElementById("scoreboard");
-  if (!board || !scoreboard) return;
+  if (!scoreboard) return;
+  if (!board) {
+    if (page.waiting.length) renderGone(scoreboard);
+    return;
+  }
   if (scoreboard.dataset.waitingFor === undefined && (page.waiting.length || page.trouble)) render();
 }).observe(document.getElementById("main") || document.body, { childList: true, subtree: true });
 

@@ -1,4 +1,4 @@
-// The Kozel service worker (scoring/offline.py): the app shell in a versioned cache, the
+// The Kozel service worker (scoring/table/offline.py): the app shell in a versioned cache, the
 // scoreboards this phone opened kept per viewer, the offline page for the rest.
 "use strict";
 const CONFIG = {{ config|safe }};
@@ -128,8 +128,12 @@ async function sendWaiting() {
     const response = await fetch(deal.url, {
       method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": deal.csrf || "" },
     });
-    if (response.status === 200) await store("readwrite", (all) => all.delete(deal.key));
-    else stopped.add(deal.series);
+    // Recorded only on an answer that says so (a renewed link, a server away: kept).
+    if (response.status === 200 && response.headers.get(CONFIG.recordedHeader)) {
+      await store("readwrite", (all) => all.delete(deal.key));
+    } else {
+      stopped.add(deal.series);
+    }
   }
 }
 

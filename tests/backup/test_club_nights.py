@@ -26,7 +26,7 @@ from scoring.models import (
     Series,
 )
 from tests.backup.test_exports import JUNK, leaf_paths
-from tests.helpers import finished, make_event, play_out, record
+from tests.helpers import finished, make_event, play_out, record, wipe
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +63,6 @@ def evening(league, owner, viewer):
 def exported(series=None, *, secrets: bool = True) -> str:
     queryset = Series.objects.all() if series is None else series
     return "".join(export_json(queryset, secrets=secrets))
-
-
-def wipe() -> None:
-    Event.objects.all().delete()
-    Series.objects.all().delete()
-    Player.objects.all().delete()
-    League.objects.all().delete()
 
 
 def counts() -> tuple[int, ...]:

@@ -17,48 +17,12 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import rules
 from scoring.backup.csv_export import _csv_lines, history_csv, series_csv
-from scoring.backup.json_export import export_json
 from scoring.backup.json_import import ImportRefused, history_import, history_import_text
-from scoring.models import Deal, DealEvent, League, Membership, Player, Seat, Series
-from scoring.table import services
-from tests.helpers import export_downloaded, finished_series, play_deals, start_series
+from scoring.models import DealEvent, League, Membership, Player, Seat, Series
+from tests.helpers import counts, export_downloaded, exported, play_deals, start_series, wipe
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def history(league, scorer):
-    """A league evening with an edit, an undo and a rematch, and a quick three-player game."""
-    series = finished_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"), eggs=True)
-    rematch = services.series_rematch(series=series, user=scorer)
-    play_deals(rematch, [(40, 80), (90, 30)])
-    services.deal_edit(series_id=rematch.pk, number=1, version=rematch.version,
-                       points=(45, 75), tricks=None, user=scorer, via="account")  # fmt: skip
-    play_deals(rematch, [(100, 20)])
-    services.deal_undo(series_id=rematch.pk, number=3, version=rematch.version,
-                       via="score link")  # fmt: skip
-    three = start_series(mode="three", names=("Ira", "Kolya", "Lida"),
-                         ruleset=rules.PRESETS["tie-penalty"])  # fmt: skip
-    play_deals(three, [(21, 50, 49), ((0, 60, 60), (False, True, True))])
-    return series, rematch, three
-
-
-def exported(queryset=None, secrets=True) -> str:
-    return "".join(export_json(queryset if queryset is not None else Series.objects.all(),
-                               secrets=secrets))  # fmt: skip
-
-
-def wipe() -> None:
-    Series.objects.all().delete()
-    Player.objects.all().delete()
-    League.objects.all().delete()
-
-
-def counts() -> tuple[int, ...]:
-    models = (League, Membership, Player, Series, Seat, Deal, DealEvent)
-    return tuple(model.objects.count() for model in models)
 
 
 def test_a_backup_imported_into_an_empty_database_exports_byte_for_byte_the_same(history):

@@ -39,10 +39,13 @@ expect.set_options(timeout=TIMEOUT_MS)
 
 
 @pytest.fixture(autouse=True)
-def quick_games_unlimited(settings):
-    """The whole browser run starts quick games from one address, 127.0.0.1, in well under an
-    hour: more than the limit allows one address (tests/table/test_limits.py tests the limit)."""
+def limits_out_of_reach(settings):
+    """The whole browser run starts games, signs up and fails log-ins from one address,
+    127.0.0.1, in well under an hour: more than the limits allow one address
+    (tests/table/test_limits.py, tests/site/test_accounts.py and test_logins.py test them)."""
     settings.QUICK_GAMES_PER_SESSION = settings.QUICK_GAMES_PER_ADDRESS = 100_000
+    settings.SIGNUPS_PER_ADDRESS = settings.LEAGUE_GAMES_PER_ACCOUNT = 100_000
+    settings.LOGIN_FAILURES_PER_ADDRESS = 100_000
 
 
 def pytest_collection_modifyitems(config, items):

@@ -228,7 +228,7 @@ def test_a_kept_scoreboard_opens_offline_after_a_reload(tab):
 
 
 def test_a_stale_worker_updates_itself_after_a_deploy(tab, settings):
-    from scoring.offline import app_version
+    from scoring.table.offline import app_version
 
     series = start_series()
     tab.open_link(series.score_token)
@@ -361,18 +361,24 @@ def test_deals_offline_show_the_eggs_multiplier_the_dealer_and_the_goat(tab):
     tab.context.set_offline(True)
     facts = page.locator(".waiting-facts")
     waiting = page.locator(".waiting li")
+    dealer = page.locator(".table-facts [data-fact=dealer] strong")
     enter_deal(page, "60")
-    expect(facts).to_have_text(
-        "Totals with them: Anna & Vera 0, Boris & Gleb 0. "
-        f"Next to deal: {dealer_after(1)}. Next deal counts ×2"
+    expect(facts).to_have_text("Totals with them: Anna & Vera 0, Boris & Gleb 0.")
+    # The board's own lines say what the deals waiting make of it, never the contrary.
+    expect(dealer).to_have_text(dealer_after(1))
+    expect(page.locator("[data-fact=leader]")).to_have_text("Leads: whoever took the last trick")
+    expect(page.locator("[data-fact=multiplier]")).to_have_text("Next deal counts ×2")
+    expect(page.locator(".last-result")).to_have_text(
+        "Deal 1: Anna & Vera 60, Boris & Gleb 60. Eggs! 60:60. (not saved yet)"
     )
     enter_deal(page, "40")
     expect(waiting.nth(1)).to_have_text(
         "Deal 2: Anna & Vera 40, Boris & Gleb 80. Anna & Vera +4 (×2 for the eggs.)"
     )
-    expect(facts).to_have_text(
-        f"Totals with them: Anna & Vera 4, Boris & Gleb 0. Next to deal: {dealer_after(2)}."
-    )
+    expect(facts).to_have_text("Totals with them: Anna & Vera 4, Boris & Gleb 0.")
+    expect(dealer).to_have_text(dealer_after(2))
+    expect(page.locator("[data-fact=multiplier]")).to_be_hidden()
+    expect(page.locator(".last-result")).to_contain_text("Deal 2: Anna & Vera 40")
     enter_deal(page, "100")
     enter_deal(page, "0", naked="Anna & Vera")
     expect(waiting.nth(3)).to_contain_text("Anna & Vera +6 (naked)")
@@ -707,4 +713,39 @@ def test_background_sync_sends_the_waiting_deals_with_no_page_of_the_site_open(t
     expect(again.locator(".waiting")).to_have_count(0)
     expect(again.locator("table.deals tbody th")).to_have_text(["2", "1"])
     assert series.deals.count() == 2
+    forgive_offline(tab)
+
+
+RENEWED = (
+    "The scoring link this phone opened was renewed: the deals waiting here were not saved. Ask "
+    "whoever started the game for the new link (its QR code) and open it on this phone: they "
+    "are sent then."
+)
+
+
+def test_deals_waiting_when_the_score_link_is_renewed_stay_until_the_new_link_is_opened(tab):
+    """Two deals typed with no network; meanwhile the game's creator renews the score link. Back
+    online, the phone is not told "saved": its deals stay on it, with what to do; opening the
+    new link on it sends them, each recorded once (issue #25)."""
+    from scoring.table import services
+
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    enter_deal(page, "70")
+    enter_deal(page, "40")
+    expect(page.locator(".waiting li")).to_have_count(2)
+    renewed = services.series_link_renew(series=series, link="score")  # the creator's phone
+    with tab.expecting(410), tab.expecting(286):
+        tab.context.set_offline(False)
+        expect(page.locator(".waiting .notice")).to_have_text(RENEWED)
+        page.wait_for_timeout(2500)  # the board's asking finds the link gone meanwhile
+        expect(page.locator(".waiting li")).to_have_count(2)
+        expect(status(page)).not_to_have_text("Back online: every waiting deal is saved.")
+        assert series.deals.count() == 0
+        tab.open_link(renewed.score_token)  # the new link, from the creator's QR code
+        until(page, lambda: series.deals.count() == 2, "the two waiting deals recorded")
+    expect(page.locator(".waiting")).to_have_count(0)
+    expect(page.locator("table.deals tbody th")).to_have_text(["2", "1"])
+    assert [deal.points[:2] for deal in series.deals.order_by("number")] == [(70, 50), (40, 80)]
     forgive_offline(tab)

@@ -43,9 +43,11 @@ def test_an_organiser_creates_a_club_night_and_sees_a_qr_code_per_table(league, 
     assert response.status_code == 302
     assert response["Location"] == event.get_absolute_url()
     page = html(client.get(event.get_absolute_url()))
-    assert page.count('class="qr-code"') == 2
-    table = EventTable.objects.filter(round__event=event).first()
-    assert f"/join/{table.series.score_token}/" in page
+    links = list(event.table_links.order_by("number"))
+    assert len(links) == 2
+    for link in links:  # one link per table for the whole evening, and its QR code
+        assert f"/tables/{link.token}/" in page
+    assert page.count('class="qr-code"') == 3  # and the evening's public link
     assert "Round 1 of 3" in page
     assert "Repeated partners: 0." in page
 
@@ -185,3 +187,22 @@ def test_the_organisers_screen_counts_each_tables_deals_of_the_round(league, own
     page = html(logged_in(owner).get(event.get_absolute_url()))
     assert "All its deals played" in page
     assert "Deals played: 1 of 2" in page
+
+
+def test_ids_no_database_holds_are_a_form_error_on_both_players_forms(league, owner):
+    """Regression: ``players=9223372036854775808`` was a server error (SQLite's OverflowError)."""
+    client = logged_in(owner)
+    event = make_event(league, 4, rounds=2)
+    _form(league)  # its guests, made before the snapshot
+    before = league_snapshot(league)
+    for value in ("9223372036854775808", "1" * 30):
+        data = _form(league)
+        data["players"] = [*data["players"], value]
+        response = client.post(f"/leagues/{league.pk}/events/new/", data)
+        assert response.status_code == 422
+        assert "Pick only from the list." in html(response)
+        players = {"players": [*event.present, value], "new_players": ""}
+        response = client.post(f"{event.get_absolute_url()}players/", players)
+        assert response.status_code == 422
+        assert "Pick only from the list." in html(response)
+    assert league_snapshot(league) == before

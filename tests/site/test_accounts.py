@@ -73,6 +73,27 @@ def test_a_refused_sign_up_says_why_and_creates_nobody(db):
     assert not get_user_model().objects.exists()
 
 
+def test_a_network_makes_as_many_accounts_an_hour_as_allowed_and_no_more(db, settings):
+    """Regression: twenty sign-ups from one address in minutes were all accepted."""
+    assert settings.SIGNUPS_PER_ADDRESS == 10
+    made = [
+        signup(Client(REMOTE_ADDR=f"2001:db8:5:5::{n + 1}"), username=f"bot{n}").status_code
+        for n in range(12)
+    ]
+    assert made == [302] * 10 + [422] * 2  # one /64 is one network, whatever its addresses
+    refused = signup(Client(REMOTE_ADDR="2001:db8:5:5::77"), username="nadia")
+    assert "10 accounts were made from your network in the last hour" in refused.content.decode()
+    assert 'value="nadia"' in refused.content.decode()  # the form is kept
+    assert get_user_model().objects.count() == 10
+    assert signup(Client(REMOTE_ADDR="203.0.113.5"), username="nadia").status_code == 302
+
+
+def test_a_refused_sign_up_form_is_not_counted(db, settings):
+    settings.SIGNUPS_PER_ADDRESS = 1
+    assert signup(Client(), password="123").status_code == 422
+    assert signup(Client()).status_code == 302
+
+
 def test_the_same_username_cannot_sign_up_twice(owner):
     response = signup(Client(), username=owner.username)
     assert response.status_code == 422

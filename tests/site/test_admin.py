@@ -18,8 +18,17 @@ from django.urls import clear_url_caches, reverse
 from scoring import languages
 from scoring.backup import jobs
 from scoring.leagues import services as league_services
-from scoring.models import Deal, Export, Membership, Player, Role
-from tests.helpers import PASSWORD, db_snapshot, finished, html, logged_in, make_event
+from scoring.models import Deal, Export, League, Membership, Player, Role
+from tests.helpers import (
+    PASSWORD,
+    db_snapshot,
+    finished,
+    html,
+    logged_in,
+    make_event,
+    make_user,
+    query_count,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -110,6 +119,51 @@ def test_every_model_has_a_changelist_and_a_change_page_that_load(world, operato
     # Every model of the app has its pages (a new model without an admin fails here).
     assert {m._meta.label for m in apps.get_app_config("scoring").get_models()} <= set(checked)
     assert len(checked) >= 13
+
+
+def test_the_admin_names_each_model_without_a_doubled_plural(world, operator):
+    page = html(logged_in(operator).get("/admin/"))
+    assert "Account settings" in page and "settingss" not in page
+    # Club nights and a league's changes (its audit trail) are not both "events".
+    assert "Club nights" in page and "League changes" in page and "League events" not in page
+    for model in apps.get_app_config("scoring").get_models():
+        opts = model._meta
+        if str(opts.verbose_name).endswith("s"):  # Django's default plural would add another
+            assert opts.verbose_name_plural != f"{opts.verbose_name}s", opts.label
+
+
+def test_the_series_list_shows_each_sides_players_and_the_league(world, operator):
+    page = html(logged_in(operator).get(reverse("admin:scoring_series_changelist")))
+    assert "Gleb &amp; Egor – Dima &amp; Fima" in page  # partners sit opposite
+    assert "Anna – Boris" in page
+    assert page.count("Kitchen table") >= 4
+
+
+def test_no_admin_list_costs_more_queries_for_more_rows(world, owner, scorer, operator):
+    client = logged_in(operator)
+    models = [m for m in admin.site._registry if m._meta.app_label in ("scoring", "auth")]
+    lists = [reverse(f"admin:{m._meta.app_label}_{m._meta.model_name}_changelist") for m in models]
+    for url in lists:
+        client.get(url)  # what is cached for the process (content types) is read once
+    rows = {m: m._default_manager.count() for m in models}
+    before = {url: query_count(client, url) for url in lists}
+
+    finished(world, names=("Ivan", "Kira", "Lev", "Mila"))
+    finished(world, names=("Nina", "Oleg"), mode="duel")
+    finished(None, names=("Pavel", "Rita"), mode="duel")  # a quick game: no league
+    players = {p.name: p for p in Player.objects.filter(league=world)}
+    league_services.players_merge(
+        league=world, source_id=players["Nina"].pk, target_id=players["Ivan"].pk, user=owner
+    )
+    logged_in(owner).get(f"/leagues/{world.pk}/standings/")
+    make_event(world, 4, rounds=1, name="Saturday night")
+    languages.account_language_set(user=scorer, language="ja")
+    garden = League.objects.create(name="Garden table")
+    Membership.objects.create(league=garden, user=make_user("zoya"), role=Role.OWNER)
+    Group.objects.create(name="scorers")
+
+    assert [m for m, count in rows.items() if m._default_manager.count() <= count] == []
+    assert {url: query_count(client, url) for url in lists} == before
 
 
 def test_no_admin_form_can_change_a_deal_or_a_series(world, operator):

@@ -8,7 +8,7 @@ import json
 import pytest
 from django.test import Client
 
-from scoring import offline
+from scoring.table import offline
 from tests.helpers import creator_client, logged_in, make_user
 
 pytestmark = pytest.mark.django_db

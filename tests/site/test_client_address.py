@@ -1,11 +1,12 @@
-"""The client's address: REMOTE_ADDR, or the trusted proxies' X-Forwarded-For entry."""
+"""The client's address: REMOTE_ADDR, or the trusted proxies' X-Forwarded-For entry; and its
+network, what limits count as one client."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import RequestFactory
 
-from scoring.clients import client_address
+from scoring.clients import client_address, client_network
 
 
 def request(remote="10.0.0.2", forwarded=None):
@@ -47,8 +48,25 @@ def test_behind_trusted_proxies_the_entry_the_outermost_one_added_is_the_client(
     assert client_address(request("10.0.0.2", forwarded)) == expected
 
 
-def test_axes_asks_the_same_function(settings):
+@pytest.mark.parametrize(
+    ("address", "network"),
+    [
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::"),  # one /64, any of its addresses
+        ("2001:db8:1:2::1", "2001:db8:1:2::"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::"),
+        ("::ffff:203.0.113.9", "203.0.113.9"),  # an IPv4 address written as IPv6
+        ("203.0.113.9", "203.0.113.9"),  # IPv4: the address itself, never its neighbours
+        ("203.0.113.10", "203.0.113.10"),
+    ],
+)
+def test_an_ipv6_64_is_one_network_and_an_ipv4_address_is_its_own(settings, address, network):
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert client_network(request("10.0.0.2", address)) == network
+
+
+def test_axes_asks_for_the_network(settings):
     from axes.helpers import get_client_ip_address
 
     settings.TRUSTED_PROXY_COUNT = 1
     assert get_client_ip_address(request("10.0.0.2", "1.2.3.4, 203.0.113.9")) == "203.0.113.9"
+    assert get_client_ip_address(request("10.0.0.2", "2001:db8::7")) == "2001:db8::"

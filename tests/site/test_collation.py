@@ -31,7 +31,7 @@ def ordered(language: str) -> list[str]:
 
 
 def test_icu_is_there():
-    assert collation.icu is not None  # requirements.txt pins PyICU
+    assert collation.icu is not None  # requirements.txt pins pyicu-wheels
 
 
 def test_german_sorts_umlauts_with_their_letter_and_case_does_not_matter():

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -27,7 +27,7 @@ from django.apps import apps
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import QueryDict
 from django.test import Client
-from django.urls import URLPattern, URLResolver, converters, get_resolver, reverse
+from django.urls import converters, reverse
 from django.urls.resolvers import RoutePattern
 from django.utils.encoding import force_bytes
 from django.utils.functional import cached_property
@@ -40,11 +40,18 @@ from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
 from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
-from scoring.models import Deal, Export, League, Membership, Player, Role, Series, new_token
-from tests.helpers import client_with_link, make_event, record, start_series
+from scoring.models import MAX_ID, Deal, Export, League, Membership, Player, Role, Series, new_token
+from tests.helpers import (
+    PARAMETER,
+    Endpoint,
+    client_with_link,
+    endpoints,
+    make_event,
+    record,
+    start_series,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<parameter>[^>]+)>")
 
 settings.register_profile(
     "default",
@@ -73,35 +80,6 @@ UNCHECKED = {
     # The session is the browser's own state (a remembered link, a flash message), not data.
     "sessions.session",
 }
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    route: str  # e.g. "series/<int:pk>/deals/"
-    name: str | None
-    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
-
-    def __str__(self) -> str:
-        return self.route or "(home)"
-
-
-def endpoints() -> list[Endpoint]:
-    """Every URL pattern of the project, with the patterns of the includes leading to it."""
-    found = []
-
-    def walk(resolver: URLResolver, levels: tuple) -> None:
-        for entry in resolver.url_patterns:
-            if isinstance(entry, URLResolver):
-                if entry.app_name == "admin":
-                    continue  # Django's own, for operators only: tests/site/test_admin.py
-                walk(entry, (*levels, entry.pattern))
-            elif isinstance(entry, URLPattern):
-                chain = (*levels, entry.pattern)
-                route = "".join(str(level) for level in chain)
-                found.append(Endpoint(route=route, name=entry.name, levels=chain))
-
-    walk(get_resolver(), ())
-    return found
 
 
 def field_names() -> list[str]:
@@ -602,6 +580,99 @@ def test_odd_query_strings_never_get_a_server_error(endpoint, site):
         htmx = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
         response = client.get(f"{path}?{query}", headers=htmx)
         assert response.status_code < 500, f"GET {path}?{query} as {who}"
+
+    fuzz()
+
+
+# --- Ids posted to forms --------------------------------------------------------------------
+#
+# Every form field that takes ids (rows ticked or picked, a cursor), found among the site's form
+# classes, gets huge, negative, NUL, non-ASCII and surrogate values posted to every URL by the
+# league's owner, who may use every form: a database must never see them.
+
+
+def takes_ids(field: forms.Field) -> bool:
+    if isinstance(field, forms.ModelChoiceField):  # and ModelMultipleChoiceField, RowsField
+        return True
+    if isinstance(field, forms.TypedChoiceField) and field.coerce is int:
+        return True
+    return isinstance(field, forms.IntegerField) and field.max_value == MAX_ID
+
+
+def id_fields() -> list[str]:
+    names = set()
+    pending = [forms.Form, forms.ModelForm]
+    while pending:
+        form = pending.pop()
+        pending.extend(form.__subclasses__())
+        fields = getattr(form, "base_fields", {})
+        names |= {name for name, field in fields.items() if takes_ids(field)}
+    return sorted(names)
+
+
+ID_FIELDS = id_fields()
+#: Ids no row has, as a browser would send them (percent-encoded): beyond 64 bits either way,
+#: negative, 0, NUL, a lone surrogate (as UTF-8 would spell it), digits that are not ASCII.
+HOSTILE_IDS = [
+    "9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551616",
+    "-1",
+    "0",
+    "-0",
+    "%00",
+    "1%00",
+    "%001",
+    "%ED%A0%80",
+    "1%ED%A0%80",
+    "%ED%BF%BF",
+    "%FF",
+    "1" * 30,
+    "9" * 5000,
+]
+
+
+def hostile_ids(site: Site) -> st.SearchStrategy[str]:
+    return st.one_of(
+        st.sampled_from(HOSTILE_IDS),
+        huge_numbers(),
+        st.integers(-(10**30), 0).map(str),
+        st.sampled_from(UNICODE_DIGITS).map(lambda text: quote(text, safe="")),
+        st.sampled_from(site.samples).map(lambda text: quote(text, safe="")),  # real ones beside
+    )
+
+
+@st.composite
+def id_bodies(draw, site: Site) -> str:
+    """A form body naming ids in some of the id fields, a field now and then repeated."""
+    names = draw(st.lists(st.sampled_from(ID_FIELDS), min_size=1, max_size=len(ID_FIELDS)))
+    pairs = [(name, draw(hostile_ids(site))) for name in names]
+    pairs += [(name, draw(hostile_ids(site))) for name in draw(st.lists(st.sampled_from(names)))]
+    if draw(st.booleans()):
+        pairs.append(("new_players", "Zina"))  # a club night's form that is otherwise whole
+    return "&".join(f"{name}={value}" for name, value in pairs)
+
+
+def test_the_id_fields_of_the_forms_are_found():
+    assert {"players", "into", "membership", "user", "league", "first", "second"} <= set(ID_FIELDS)
+    assert {"before", "after", "player"} <= set(ID_FIELDS)
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=str)
+def test_hostile_ids_posted_to_every_form_never_get_a_server_error(endpoint, site):
+    client = site.clients["owner"]
+
+    @given(data=st.data())
+    def fuzz(data):
+        if "_auth_user_id" not in client.session:
+            client.force_login(site.logins["owner"])
+        path = data.draw(real_paths(site, endpoint), label="path")
+        body = data.draw(id_bodies(site), label="body")
+        htmx = {"HX-Request": "true"} if data.draw(st.booleans(), label="htmx") else {}
+        response = client.post(
+            path, body, content_type="application/x-www-form-urlencoded", headers=htmx
+        )
+        assert response.status_code < 500, f"POST {path} {body[:200]}"
 
     fuzz()
 

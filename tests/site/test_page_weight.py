@@ -19,7 +19,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from scoring import offline
+from scoring.table import offline
 from tests.helpers import creator_client, play_deals, start_series
 
 pytestmark = pytest.mark.django_db

@@ -8,13 +8,19 @@ import runpy
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import quote
 
 import pytest
+from django.urls import resolve, reverse
+from django.urls.converters import IntConverter, UUIDConverter
 from gunicorn.config import Config
 from gunicorn.glogging import SafeAtoms
 
 from kozel_site.gunicorn_logging import RedactingLogger
-from scoring.redact import redact
+from scoring.compression import SECRET_ARGUMENTS
+from scoring.middleware import RedactingFormatter, RequestContextFilter
+from scoring.redact import SECRET, redact
+from tests.helpers import endpoints
 
 TOKEN = "Xq3-9_sEcReT0kenValue12345678"
 GUNICORN_CONF = Path(__file__).resolve().parents[2] / "kozel_site" / "gunicorn.conf.py"
@@ -27,7 +33,8 @@ GUNICORN_CONF = Path(__file__).resolve().parents[2] / "kozel_site" / "gunicorn.c
         (f"/invite/{TOKEN}/", "/invite/[secret]/"),
         (f"/public/{TOKEN}/", "/public/[secret]/"),
         (f"/public/{TOKEN}/history/?page=2", "/public/[secret]/history/?page=2"),
-        (f"/accounts/password/reset/MQ/{TOKEN}/", "/accounts/password/reset/MQ/[secret]/"),
+        (f"/public/events/{TOKEN}/", "/public/events/[secret]/"),  # once hid "events" instead
+        (f"/accounts/password/reset/MQ/{TOKEN}/", "/accounts/password/reset/[secret]/[secret]/"),
         (f"/accounts/login/?next=/invite/{TOKEN}/", "/accounts/login/?next=/invite/[secret]/"),
         (
             f"/accounts/login/?next=%2Finvite%2F{TOKEN}%2F&x=1",
@@ -103,3 +110,105 @@ def test_no_access_log_atom_carries_the_token():
     safe = SafeAtoms(atoms)
     assert safe["r"] == "GET /public/[secret]/history/?a=1 HTTP/1.1"
     assert safe["{referer}i"] == "https://kozel.example.org/join/[secret]/"
+
+
+# --- Every secret link of the site, found by walking its URLs -----------------------------------
+
+
+def secret_links() -> list:
+    """(URL name, a path to it, the secrets in that path) for every URL with a secret argument;
+    each secret a value found nowhere else in the line."""
+    links = []
+    for endpoint in endpoints():
+        arguments = endpoint.converters
+        secrets = sorted(set(arguments) & SECRET_ARGUMENTS)
+        if not secrets:
+            continue
+        kwargs = {name: 12 for name in arguments} | {
+            name: f"{name[:2]}S3cr3t{at}Zq9" for at, name in enumerate(secrets)
+        }
+        path = reverse(endpoint.name, kwargs=kwargs)
+        assert resolve(path).url_name == endpoint.name
+        secret_values = [kwargs[name] for name in secrets]
+        links.append(pytest.param(endpoint.name, path, secret_values, id=endpoint.name))
+    return links
+
+
+SECRET_LINKS = secret_links()
+
+
+def test_every_path_argument_but_an_id_is_a_secret():
+    """A new URL taking a string (``<str:code>``) is named a secret in ``SECRET_ARGUMENTS``,
+    so the tests below take its value out of every log, or it is an id."""
+    for endpoint in endpoints():
+        for name, converter in endpoint.converters.items():
+            # An id: a row's number, or a download's UUID (only whoever asked for it opens it).
+            an_id = isinstance(converter, (IntConverter, UUIDConverter))
+            assert name in SECRET_ARGUMENTS or an_id, endpoint
+
+
+def test_the_secret_links_are_found():
+    names = {link.values[0] for link in SECRET_LINKS}
+    assert {"link_join", "league_join", "public_standings", "public_history"} <= names
+    assert {"event_public", "password_reset_confirm"} <= names
+
+
+def lines_about(path: str) -> list[str]:
+    """The path as a request line, inside a login's ``next`` (plain and encoded), and in a URL."""
+    return [
+        f"GET {path} HTTP/1.1",
+        f"/accounts/login/?next={path}",
+        f"/accounts/login/?next={quote(path, safe='')}&x=1",
+        f"https://kozel.example.org{path}",
+    ]
+
+
+@pytest.mark.parametrize(("name", "path", "secrets"), SECRET_LINKS)
+def test_redact_takes_every_secret_out_of_every_secret_link(name, path, secrets):
+    for line in lines_about(path):
+        clean = redact(line)
+        assert not [secret for secret in secrets if secret in clean], clean
+        assert clean.count(SECRET) == len(secrets), clean
+
+
+@pytest.mark.parametrize(("name", "path", "secrets"), SECRET_LINKS)
+def test_the_apps_log_lines_carry_no_secret_of_any_secret_link(name, path, secrets, rf):
+    """A record written while the request is served, as the console handler writes it: the
+    request's path in the context and the whole URL (plain and encoded) in the message."""
+    handler = next(
+        h for h in logging.getLogger().handlers if isinstance(h.formatter, RedactingFormatter)
+    )
+    request = rf.get(path, {"next": path})
+    request.id = "abcd1234"
+    message = "Not Found: %s (from %s)"
+    record = logging.LogRecord("django.request", logging.WARNING, __file__, 1, message, None, None)
+    record.args = (request.get_full_path(), " ".join(lines_about(path)))
+    record.request = request
+    assert RequestContextFilter().filter(record)
+    line = handler.format(record)
+    assert all(secret in record.getMessage() for secret in secrets)  # what had to come out
+    assert not [secret for secret in secrets if secret in line], line
+
+
+@pytest.mark.parametrize(("name", "path", "secrets"), SECRET_LINKS)
+def test_gunicorns_access_log_carries_no_secret_of_any_secret_link(name, path, secrets):
+    conf = runpy.run_path(str(GUNICORN_CONF))
+    config = Config()
+    config.set("accesslog", "-")
+    config.set("access_log_format", conf["access_log_format"] + ' "%(f)s" %(U)s %(q)s')
+    logger = RedactingLogger(config)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger.access_log.addHandler(handler)
+    try:
+        for line in lines_about(path)[:3]:
+            target = line.split(" ")[1] if line.startswith("GET ") else line
+            response, request, environ = fake_request(target)
+            environ["HTTP_REFERER"] = f"https://kozel.example.org{path}"
+            request.headers = [("REFERER", environ["HTTP_REFERER"])]
+            logger.access(response, request, environ, timedelta(milliseconds=3))
+    finally:
+        logger.access_log.removeHandler(handler)
+    written = stream.getvalue()
+    assert written.count("\n") == 3
+    assert not [secret for secret in secrets if secret in written], written

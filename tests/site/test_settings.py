@@ -28,6 +28,11 @@ VARIABLES = [
     "STATIC_ROOT",
     "QUICK_GAMES_PER_SESSION",
     "QUICK_GAMES_PER_ADDRESS",
+    "SIGNUPS_PER_ADDRESS",
+    "LEAGUE_GAMES_PER_ACCOUNT",
+    "AXES_FAILURE_LIMIT",
+    "LOGIN_FAILURES_PER_ACCOUNT",
+    "LOGIN_FAILURES_PER_ADDRESS",
     "TRUSTED_PROXY_COUNT",
     "EMAIL_HOST",
     "EMAIL_BACKEND",
@@ -39,7 +44,6 @@ VARIABLES = [
     "DATABASE_POOL_TIMEOUT",
     "GUNICORN_THREADS",
     "EXPORTS_ROOT",
-    "PAGE_CACHE_ENTRIES",
     "CONN_MAX_AGE",
     "SQLITE_SYNCHRONOUS",
 ]
@@ -107,11 +111,22 @@ def test_production_values_can_be_tuned(monkeypatch):
     assert values["ALLOWED_HOSTS"] == ["a.example.org", "b.example.org"]
 
 
-def test_quick_games_per_hour_can_be_tuned(monkeypatch):
+LIMITS = {
+    "QUICK_GAMES_PER_SESSION": 30,
+    "QUICK_GAMES_PER_ADDRESS": 100,
+    "SIGNUPS_PER_ADDRESS": 10,
+    "LEAGUE_GAMES_PER_ACCOUNT": 30,
+    "AXES_FAILURE_LIMIT": 5,
+    "LOGIN_FAILURES_PER_ACCOUNT": 20,
+    "LOGIN_FAILURES_PER_ADDRESS": 30,
+}
+
+
+def test_the_limits_per_hour_can_be_tuned(monkeypatch):
     values = load(monkeypatch)
-    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (30, 100)
-    values = production(monkeypatch, QUICK_GAMES_PER_SESSION="5", QUICK_GAMES_PER_ADDRESS="50")
-    assert (values["QUICK_GAMES_PER_SESSION"], values["QUICK_GAMES_PER_ADDRESS"]) == (5, 50)
+    assert {name: values[name] for name in LIMITS} == LIMITS
+    values = production(monkeypatch, **{name: str(at + 2) for at, name in enumerate(LIMITS)})
+    assert [values[name] for name in LIMITS] == list(range(2, 2 + len(LIMITS)))
 
 
 def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
@@ -136,7 +151,11 @@ def test_the_health_check_is_exempt_from_the_https_redirect(monkeypatch):
         ({"SECURE_COOKIES": "sometimes"}, "SECURE_COOKIES must be true or false"),
         ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be a logging level"),
         ({"QUICK_GAMES_PER_SESSION": "lots"}, "QUICK_GAMES_PER_SESSION must be a whole number"),
-        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "must be 1 or more"),
+        ({"QUICK_GAMES_PER_ADDRESS": "0"}, "QUICK_GAMES_PER_ADDRESS must be 1 or more"),
+        ({"SIGNUPS_PER_ADDRESS": "0"}, "SIGNUPS_PER_ADDRESS must be 1 or more"),
+        ({"LEAGUE_GAMES_PER_ACCOUNT": "-3"}, "LEAGUE_GAMES_PER_ACCOUNT must be 1 or more"),
+        ({"LOGIN_FAILURES_PER_ACCOUNT": "0"}, "LOGIN_FAILURES_PER_ACCOUNT must be 1 or more"),
+        ({"LOGIN_FAILURES_PER_ADDRESS": "many"}, "LOGIN_FAILURES_PER_ADDRESS must be a whole"),
         ({"TRUSTED_PROXY_COUNT": "one"}, "TRUSTED_PROXY_COUNT must be a whole number"),
         ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT cannot be negative"),
         (
@@ -162,7 +181,7 @@ def test_the_policy_forbids_inline_code_and_eval(monkeypatch):
 
 def test_sessions_and_the_cache_are_shared_through_the_database(monkeypatch):
     values = production(monkeypatch)
-    assert values["SESSION_ENGINE"] == "scoring.sessions"  # Django's db backend, read leaner
+    assert values["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
     assert values["CACHES"]["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
 
 
@@ -183,8 +202,9 @@ def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(monkey
     assert production(monkeypatch, SECURE_PROXY_SSL_HEADER="false")["TRUSTED_PROXY_COUNT"] == 0
     assert production(monkeypatch, TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
     values = production(monkeypatch)
-    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_address"
+    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_network"
     assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
+    assert values["AXES_WHITELIST_CALLABLE"] == "scoring.logins.known_browser"
 
 
 def test_production_without_a_mail_server_sends_no_mail_and_offers_no_reset(monkeypatch):
@@ -250,24 +270,9 @@ def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
         production(monkeypatch, SQLITE_SYNCHRONOUS="off")
 
 
-def test_rendered_pages_are_kept_in_each_process_memory(monkeypatch):
-    pages = production(monkeypatch)["CACHES"]["pages"]
-    assert pages["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert "scoring.compression.SafeGZipMiddleware" in production(monkeypatch)["MIDDLEWARE"]
-
-
-def test_the_gunicorn_master_freezes_what_it_loaded_and_raises_the_young_generation():
-    """``on_starting`` (a preloaded app, before the workers fork): what the master loaded is out
-    of the collector's sight, and the workers inherit the larger young generation."""
-    import gc
-    from types import SimpleNamespace
-
+def test_gunicorn_refuses_more_threads_than_the_database_pool_lends():
     conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "kozel_site/gunicorn.conf.py"))
-    before = gc.get_threshold()
-    try:
-        conf["on_starting"](SimpleNamespace(cfg=SimpleNamespace(preload_app=True, threads=1)))
-        assert gc.get_threshold() == conf["GC_THRESHOLDS"] != before
-        assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
+    pooled = {"ENGINE": "django.db.backends.postgresql", "OPTIONS": {"pool": {"max_size": 4}}}
+    assert "Set DATABASE_POOL_MAX_SIZE to 8 or more" in conf["pool_refusal"](8, pooled)
+    assert conf["pool_refusal"](4, pooled) is None
+    assert conf["pool_refusal"](8, {"ENGINE": "django.db.backends.sqlite3"}) is None  # no pool

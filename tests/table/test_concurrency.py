@@ -8,23 +8,22 @@ says how many races ran on which database (``tests/race_report.py``).
 from __future__ import annotations
 
 import functools
-import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 
 from scoring.models import Deal, DealEvent, Series
 from scoring.table import services
-from tests import race_report
 from tests.helpers import (
     assert_stored_matches_replay,
+    at_once,
     client_with_link,
     edit_data,
     entry_key,
+    raced,
     record,
     start_series,
     undo_data,
@@ -36,33 +35,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 REPETITIONS = 30
 VIEW_REPETITIONS = 12
 CONFLICT_NOTICE = "was just recorded on another phone; your points are kept"
-
-
-def at_once(*calls: Callable[[], object]) -> list[object]:
-    """Run the calls in threads released together; each returns its result or its exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], object]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except Exception as error:  # the test looks at what each thread got
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a racing thread hung"
-    return results
-
-
-def raced(scenario: str, races: int = 1) -> None:
-    race_report.count(connection.vendor, scenario, races)
 
 
 def record_call(series: Series, number: int, points, key: uuid.UUID | None):
@@ -237,8 +209,8 @@ def test_two_edits_of_one_deal_from_the_same_page_keep_one_and_refuse_the_other(
         series = record(record(start_series(), (70, 50)), (80, 40))
 
         results = at_once(edit_call(series, (100, 20)), edit_call(series, (30, 90)))
-        assert Counter(type(r).__name__ for r in results) == {"Series": 1, "DealConflict": 1}
-        winner = (100, 20) if isinstance(results[0], Series) else (30, 90)
+        assert Counter(type(r).__name__ for r in results) == {"Edited": 1, "DealConflict": 1}
+        winner = (100, 20) if isinstance(results[0], services.Edited) else (30, 90)
         assert Deal.objects.get(series=series, number=1).points[:2] == winner
         assert DealEvent.objects.filter(series=series, action="edited").count() == 1
         assert_stored_matches_replay(series)

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 LIMIT = 3
 PLAYED = (
-    "This round's 3 deals have been played. The organiser finishes the round; it is scored by "
-    "the defeat points as they stand."
+    "This round's 3 deals have been played. This round is over at this table: no deal can be "
+    "added or changed here. If a deal is wrong, the organiser corrects it."
 )
 REFUSED = "Not recorded: this round's 3 deals have been played."
 
@@ -54,27 +54,7 @@ def url(series: Series, tail: str = "") -> str:
     return f"{series.get_absolute_url()}{tail}"
 
 
-# The decision ---------------------------------------------------------------------------------
-
-
-def test_the_decision_takes_deals_up_to_the_limit_and_refuses_the_next():
-    def decided(next_number: int, number: int | None, limit: int | None):
-        return services.entry_decision(
-            1, next_number=next_number, finished=False, number=number, entry_key=None, limit=limit
-        )[0]
-
-    assert decided(3, 3, 3) is services.Entry.NEW
-    assert decided(4, 4, 3) is services.Entry.LIMIT
-    assert decided(4, None, 3) is services.Entry.LIMIT
-    assert decided(4, 3, 3) is services.Entry.STALE  # a form for the Nth, taken meanwhile
-    assert decided(4, 4, None) is services.Entry.NEW  # no limit: nothing changes
-
-
-def test_a_finished_series_is_over_whatever_its_limit():
-    entry, _ = services.entry_decision(
-        1, next_number=4, finished=True, number=4, entry_key=None, limit=3
-    )
-    assert entry is services.Entry.OVER
+# The service ----------------------------------------------------------------------------------
 
 
 def test_a_retried_form_for_the_last_deal_gets_its_deal_back_at_the_limit(round_series):
@@ -88,9 +68,6 @@ def test_a_retried_form_for_the_last_deal_gets_its_deal_back_at_the_limit(round_
     )
     assert first.entry is services.Entry.NEW
     assert again.entry is services.Entry.RETRY and again.deal.pk == first.deal.pk
-
-
-# The service ----------------------------------------------------------------------------------
 
 
 def test_the_service_records_the_last_deal_of_the_round_and_refuses_the_next(round_series):
@@ -107,18 +84,34 @@ def test_the_service_records_the_last_deal_of_the_round_and_refuses_the_next(rou
     assert round_series.deal_count == LIMIT and not round_series.finished
 
 
-def test_undoing_the_last_deal_makes_room_for_it_again(round_series):
+def test_the_last_deal_of_the_round_closes_the_table(round_series):
+    play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
+    round_series.refresh_from_db()
+    assert round_series.closed_at is None
+    record(round_series, SIDE_0_LOSES)
+    assert round_series.closed_at is not None
+
+
+def test_at_the_limit_the_table_takes_no_undo_edit_or_put_back(round_series):
     at_limit(round_series)
     round_series.refresh_from_db()
-    services.deal_undo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
-    again = services.deal_record(
-        series_id=round_series.pk, number=LIMIT, points=(100, 20), tricks=None
-    )
-    assert again.entry is services.Entry.NEW
-    assert Deal.objects.filter(series=round_series).count() == LIMIT
+    before = db_snapshot()
+    with pytest.raises(services.SeriesClosed):
+        services.deal_undo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
+    with pytest.raises(services.SeriesClosed):
+        services.deal_edit(
+            series_id=round_series.pk,
+            number=1,
+            version=round_series.version,
+            points=(100, 20),
+            tricks=None,
+        )
+    with pytest.raises(services.SeriesClosed):
+        services.deal_redo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
+    assert db_snapshot() == before
 
 
-def test_an_earlier_deal_can_still_be_changed_at_the_limit(round_series):
+def test_an_organisers_correction_changes_a_deal_at_the_limit_on_the_record(round_series):
     at_limit(round_series)
     round_series.refresh_from_db()
     services.deal_edit(
@@ -127,8 +120,11 @@ def test_an_earlier_deal_can_still_be_changed_at_the_limit(round_series):
         version=round_series.version,
         points=(100, 20),
         tricks=None,
+        correction=True,
     )
     assert Deal.objects.get(series=round_series, number=1).points[0] == 100
+    change = round_series.events.order_by("-pk").first()
+    assert change.action == "edited" and change.via == services.CORRECTION
 
 
 def test_a_series_without_a_limit_goes_on(db):
@@ -169,7 +165,7 @@ def test_at_the_limit_the_board_says_so_in_place_of_the_deal_form(round_series, 
     assert 'name="entry_key"' not in html(response)
     assert "Deal <strong>" not in html(response)
     assert "Deals: <strong>" not in html(response)  # nobody deals next
-    assert undo_data(response)["number"] == str(LIMIT)  # the last deal can still be undone
+    assert "data-undo" not in html(response) and "/edit/" not in html(response)  # closed
     assert 'id="board-data"' in html(response)  # deals waiting on the phone are shown refused
 
 
@@ -210,25 +206,6 @@ def test_a_form_for_the_last_deal_recorded_elsewhere_meanwhile_gets_409_and_no_f
     assert Deal.objects.filter(series=round_series).count() == LIMIT
 
 
-def test_the_next_deal_recorded_under_the_lock_meanwhile_is_refused(round_series, monkeypatch):
-    """The view read two deals; by the time the service holds the lock, deal 3 is in, and the
-    form it checks is one for deal 4 (a phone's queued deal, say)."""
-    client = client_with_link(round_series)
-    play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
-    form = client.get(url(round_series))
-    original = services.deal_record
-
-    def filled_meanwhile(**kwargs):
-        original(series_id=round_series.pk, number=LIMIT, points=(70, 50), tricks=None)
-        return original(**{**kwargs, "number": LIMIT + 1})
-
-    monkeypatch.setattr(services, "deal_record", filled_meanwhile)
-    response = client.post(url(round_series, "deals/"), deal_data(form, points_0="70"))
-    assert response.status_code == 422
-    assert REFUSED in text(response)
-    assert Deal.objects.filter(series=round_series).count() == LIMIT
-
-
 def test_recording_the_last_deal_shows_the_round_played(round_series):
     client = client_with_link(round_series)
     play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
@@ -241,27 +218,20 @@ def test_recording_the_last_deal_shows_the_round_played(round_series):
     assert 'name="entry_key"' not in html(response)
 
 
-def test_an_undo_at_the_limit_brings_the_form_back_past_the_page_cache(round_series):
-    at_limit(round_series)
+def test_an_undo_or_an_edit_at_the_limit_is_refused_and_changes_nothing(round_series):
     client = client_with_link(round_series)
-    first = client.get(url(round_series))
-    assert PLAYED in text(first)
-    assert PLAYED in text(client.get(url(round_series)))  # the cached page says the same
-    client.post(url(round_series, "undo/"), undo_data(first))
-    after = client.get(url(round_series))
-    assert PLAYED not in text(after)
-    assert "Deal <strong>3</strong> of 3" in html(after)
-    data = deal_data(after, points_0="70", points_1="50")
-    assert client.post(url(round_series, "deals/"), data).status_code == 302
-    assert Deal.objects.filter(series=round_series).count() == LIMIT
-
-
-def test_an_earlier_deal_is_edited_through_the_page_at_the_limit(round_series):
-    at_limit(round_series)
-    client = client_with_link(round_series)
-    page = client.get(url(round_series, "deals/1/edit/"))
-    response = client.post(
-        url(round_series, "deals/1/edit/"), edit_data(page, points_0="100", points_1="20")
-    )
-    assert response.status_code == 302
-    assert Deal.objects.get(series=round_series, number=1).points[0] == 100
+    play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
+    page = client.get(url(round_series))
+    edit_page = client.get(url(round_series, "deals/1/edit/"))
+    record(round_series, SIDE_0_LOSES)  # the round's last deal, from another phone
+    before = db_snapshot()
+    undo = {**undo_data(page), "number": str(LIMIT), "version": str(round_series.version)}
+    response = client.post(url(round_series, "undo/"), undo, headers=HTMX)
+    assert response.status_code == 409
+    assert PLAYED in text(response)
+    edited = edit_data(edit_page, points_0="100", points_1="20")
+    edited["version"] = str(round_series.version)
+    response = client.post(url(round_series, "deals/1/edit/"), edited)
+    assert response.status_code == 409
+    assert PLAYED in text(response)
+    assert db_snapshot() == before

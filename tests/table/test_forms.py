@@ -249,34 +249,3 @@ def test_undo_takes_a_whole_deal_number_in_range_and_the_version_it_was_shown_at
     for bad in ["", "-1", "²", "9" * 5000, "2147483648"]:
         assert not UndoForm({"number": "3", "version": bad}).is_valid()
     assert not UndoForm({"number": "3"}).is_valid()
-
-
-def test_deal_forms_of_the_same_sides_share_fields_that_no_form_changes():
-    """The fields are built once per sides, kind and language and shared (``DealForm``): a form
-    rendered, validated and refused leaves them as they were for the next one."""
-    import copy
-
-    from django.template.loader import render_to_string
-    from django.utils import translation
-
-    with translation.override("en"):
-        first = DealForm(None, sides=TEAM_SIDES, initial={"number": 2})
-        before = {name: copy.deepcopy(vars(field)) for name, field in first.fields.items()}
-        refused = deal(points_0="999", tricks_0="yes")
-        assert not refused.is_valid()
-        render_to_string("scoring/_deal_fields.html", {"form": refused, "autofocus": "autofocus"})
-        str(refused["number"]), str(refused["entry_key"])
-        refused.fields.pop("count_A")  # a form's own dict: the next form still has the field
-        again = DealForm(None, sides=TEAM_SIDES)
-        assert again.fields["points_0"] is first.fields["points_0"]
-        assert "count_A" in again.fields
-        for name, field in again.fields.items():
-            assert copy.deepcopy(vars(field)).keys() == before[name].keys()
-            assert field.widget.attrs == before[name]["widget"].attrs
-            assert str(field.label) == str(before[name]["label"])
-        edit = DealForm(None, sides=TEAM_SIDES, entry=False)
-        assert "version" in edit.fields and "number" not in edit.fields
-    with translation.override("ru"):
-        russian = DealForm(None, sides=TEAM_SIDES)
-    assert russian.fields["tricks_0"] is not again.fields["tricks_0"]
-    assert str(russian.fields["tricks_0"].label) != str(again.fields["tricks_0"].label)

@@ -7,10 +7,16 @@ from django.core.cache import cache
 from django.test import Client
 
 from scoring import rules, throttle
-from scoring.models import MAX_DEALS, Deal, Series
+from scoring.models import MAX_DEALS, Deal, Event, Player, Series
 from scoring.table import services
 from scoring.table.replays import engine_series, row_values
-from tests.helpers import client_with_link, deal_data, finished_series, logged_in, record
+from tests.helpers import (
+    client_with_link,
+    deal_data,
+    finished_series,
+    logged_in,
+    record,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -172,8 +178,8 @@ def test_a_refused_form_is_not_counted(settings):
 
 
 def test_league_games_are_not_limited_like_quick_games(settings, league, scorer):
-    """A scorer at a club night may start many tables: league games need a member's account,
-    and the league's owner answers for its scorers. They do not use up the quick games."""
+    """League games need a member's account, and the league's owner answers for its scorers:
+    they have a limit of their own, and do not use up the quick games."""
     settings.QUICK_GAMES_PER_SESSION = settings.QUICK_GAMES_PER_ADDRESS = 1
     client = logged_in(scorer)
     for _ in range(3):
@@ -211,3 +217,37 @@ def test_a_league_rematch_is_not_limited(settings, league, scorer):
         series = finished_series(league=league, names=names)
         assert client.post(f"/series/{series.pk}/rematch/").status_code == 302
     assert Series.objects.filter(league=league, rematch_of__isnull=False).count() == 2
+
+
+# League games per account ---------------------------------------------------------------------
+
+
+def test_an_account_starts_as_many_league_games_an_hour_as_allowed_and_no_more(
+    settings, league, scorer, owner
+):
+    """Regression: forty league games from a new account in minutes were all accepted."""
+    assert settings.LEAGUE_GAMES_PER_ACCOUNT == 30
+    settings.LEAGUE_GAMES_PER_ACCOUNT = 4
+    client = logged_in(scorer)
+    for _ in range(4):
+        assert new_game(client, f"?league={league.pk}").status_code == 302
+    refused = new_game(client, f"?league={league.pk}")
+    assert refused.status_code == 422
+    assert "You have started 4 league games in the last hour" in page(refused)
+    assert 'name="player_0"' in page(refused) and "Anna" in page(refused)  # the form is kept
+    assert Series.objects.filter(league=league).count() == 4
+    assert new_game(logged_in(owner), f"?league={league.pk}").status_code == 302  # another one
+
+
+def test_a_club_nights_tables_are_not_counted_against_its_organiser(settings, league, owner):
+    settings.LEAGUE_GAMES_PER_ACCOUNT = 1
+    client = logged_in(owner)
+    players = [Player.objects.create(name=f"Guest {n}", league=league).pk for n in range(8)]
+    night = {"name": "Friday", "players": players, "rounds": "3", "length": "goat",
+             "tie_break": "difference", "preset": "classic"}  # fmt: skip
+    assert client.post(f"/leagues/{league.pk}/events/new/", night).status_code == 302
+    event = Event.objects.get()
+    assert client.post(f"{event.get_absolute_url()}rounds/finish/").status_code == 302
+    assert client.post(f"{event.get_absolute_url()}rounds/next/").status_code == 302
+    assert Series.objects.filter(league=league).count() == 4  # two rounds of two tables
+    assert new_game(client, f"?league={league.pk}").status_code == 302

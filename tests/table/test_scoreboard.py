@@ -30,7 +30,7 @@ def test_each_side_shows_its_total_and_the_way_to_the_target(quick_series):
     record(quick_series, (100, 20))  # Boris & Gleb +4
     shown = board(quick_series)
     right = shown.sides[1]
-    assert (right.name, right.total, right.to_target, right.percent) == ("Boris & Gleb", 4, 8, 33)
+    assert (right.name, right.total, right.to_target, right.bar) == ("Boris & Gleb", 4, 8, 4)
     assert shown.sides[0].total == 0 and shown.sides[0].to_target == 12
     assert shown.next_number == 2
 

@@ -178,8 +178,11 @@ def test_a_form_for_another_deal_number_is_a_conflict(quick_series, number):
 )
 def test_a_refused_deal_changes_nothing(quick_series, points, tricks, message):
     before = db_snapshot()
-    with pytest.raises(rules.InvalidDeal, match=message):
-        services.deal_record(series_id=quick_series.pk, number=1, points=points, tricks=tricks)
+    outcome = services.deal_record(
+        series_id=quick_series.pk, number=1, points=points, tricks=tricks
+    )
+    assert outcome.entry is services.Entry.REFUSED and outcome.deal is None
+    assert message in outcome.error.render(str)
     assert db_snapshot() == before
 
 

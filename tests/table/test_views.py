@@ -219,7 +219,10 @@ def test_an_htmx_request_gets_only_the_scoreboard_fragment(quick_series):
     response = client_with_link(quick_series).get(url(quick_series), headers=HTMX)
     page = html(response)
     assert response.status_code == 200
-    assert page.lstrip().startswith('<section id="scoreboard"')
+    # The page's title first (htmx puts it on the tab: the score), then the board alone.
+    title, board = page.lstrip().split("\n", 1)
+    assert title == "<title>Anna &amp; Vera 0 : Boris &amp; Gleb 0 · Kozel</title>"
+    assert board.lstrip().startswith('<section id="scoreboard"')
     assert "<html" not in page and "Share this game" not in page
     assert 'name="entry_key"' in page
 
@@ -509,7 +512,8 @@ def test_editing_an_earlier_deal_rescores_everything_after_it(quick_series):
     response = edit(client, quick_series, 1, points_0="40")
     assert response.status_code == 302
     page = html(client.get(response["Location"]))
-    assert "Deal 1 changed." in page
+    # What changed, from what to what.
+    assert "Deal 1 changed: Anna &amp; Vera 80 → 40, Boris &amp; Gleb 40 → 80." in page
     state = assert_stored_matches_replay(quick_series)
     assert [outcome.totals for outcome in state.deals] == [(2, 0), (2, 4), (2, 6)]
 
@@ -797,6 +801,87 @@ def test_revoking_the_scoring_link_locks_out_whoever_holds_it(quick_series):
     assert 'name="entry_key"' in html(creator.get(url(quick_series)))
 
 
+def test_a_deal_sent_through_a_renewed_link_is_not_recorded_and_not_said_to_be(quick_series):
+    """A phone's waiting deal sent after its score link was renewed: 410 with the way to the
+    page that says why, never a 200 that the phone would take for "recorded" (issue #25)."""
+    friend = client_with_link(quick_series)
+    data = deal_data(friend.get(url(quick_series)), points_0="70")
+    creator_client(quick_series).post(url(quick_series, "links/"), {"link": "score"})
+    before = db_snapshot()
+    response = friend.post(url(quick_series, "deals/"), data, headers=HTMX)
+    assert response.status_code == 410
+    assert response["HX-Redirect"] == url(quick_series)
+    assert "X-Kozel-Recorded" not in response
+    assert db_snapshot() == before
+
+
+def test_only_an_answer_whose_deal_is_on_the_record_says_so(quick_series):
+    client = client_with_link(quick_series)
+    data = deal_data(client.get(url(quick_series)), points_0="70")
+    first = client.post(url(quick_series, "deals/"), data, headers=HTMX)
+    again = client.post(url(quick_series, "deals/"), data, headers=HTMX)  # a lost answer
+    assert first["X-Kozel-Recorded"] == again["X-Kozel-Recorded"] == "1"
+    late = deal_data(client.get(url(quick_series)), points_0="200")
+    refused = client.post(url(quick_series, "deals/"), late, headers=HTMX)
+    assert refused.status_code == 422 and "X-Kozel-Recorded" not in refused
+    stale = {**data, "entry_key": str(uuid.uuid4())}  # a form for deal 1, taken
+    conflict = client.post(url(quick_series, "deals/"), stale, headers=HTMX)
+    assert conflict.status_code == 409 and "X-Kozel-Recorded" not in conflict
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_form_sent_again_with_other_points_is_told_what_its_key_recorded(quick_series, htmx):
+    """The same one-time key with other card points: the first deal stands, and the phone is
+    told so, with what differs (issue #25)."""
+    client = client_with_link(quick_series)
+    page = client.get(url(quick_series))
+    client.post(url(quick_series, "deals/"), deal_data(page, points_0="70"))
+    before = db_snapshot()
+    response = client.post(
+        url(quick_series, "deals/"),
+        deal_data(page, points_0="60"),
+        headers=HTMX if htmx else {},
+        follow=not htmx,
+    )
+    assert response.status_code == 200
+    told = (
+        "Deal 1 was already recorded from this form as Anna &amp; Vera 70, Boris &amp; Gleb 50; "
+        "what was sent again (Anna &amp; Vera 60, Boris &amp; Gleb 60) was not recorded."
+    )
+    assert told in html(response)
+    assert db_snapshot() == before
+
+
+def test_a_renewed_rematch_link_is_not_handed_to_the_old_games_phones(quick_series):
+    """A quick game ends and is rematched; its creator renews both of the rematch's links; a
+    phone that held the old game's links opens it: it is handed no link of the rematch."""
+    creator = creator_client(quick_series)
+    scorer = client_with_link(quick_series)
+    watcher = client_with_link(quick_series, quick_series.watch_token)
+    record(quick_series, (0, 120), (False, True))
+    record(quick_series, (0, 120), (False, True))
+    rematch_url = creator.post(url(quick_series, "rematch/"))["Location"]
+    rematch = Series.objects.get(rematch_of=quick_series)
+    for link in ("score", "watch"):
+        assert creator.post(url(rematch, "links/"), {"link": link}).status_code == 302
+    for phone in (scorer, watcher):
+        assert phone.get(url(quick_series)).status_code == 200  # the old game, still theirs
+        assert phone.get(rematch_url).status_code == 404
+    data = deal_data(creator.get(url(rematch)), points_0="70")
+    before = db_snapshot()
+    assert scorer.post(url(rematch, "deals/"), data).status_code == 404
+    assert db_snapshot() == before
+
+
+def test_an_unrenewed_rematch_link_still_follows_the_table(quick_series):
+    scorer = client_with_link(quick_series)
+    record(quick_series, (0, 120), (False, True))
+    record(quick_series, (0, 120), (False, True))
+    rematch_url = creator_client(quick_series).post(url(quick_series, "rematch/"))["Location"]
+    scorer.get(url(quick_series))
+    assert 'name="entry_key"' in html(scorer.get(rematch_url))
+
+
 def test_revoking_the_watching_link_locks_out_the_watchers_only(quick_series):
     creator = creator_client(quick_series)
     watcher = client_with_link(quick_series, quick_series.watch_token)
@@ -944,9 +1029,10 @@ def test_league_members_score_or_watch_by_role_and_outsiders_find_nothing(
 
 
 #: A scoreboard request: the session, the series, its seats with players, its deals.
-SCOREBOARD_QUERIES = 4  # (2 when the page is in the page cache)
-#: A recorded deal: the checks, the locked write with its savepoints, the fresh scoreboard.
-RECORD_QUERIES = 13
+SCOREBOARD_QUERIES = 4
+#: A recorded deal: the board it was typed on, the locked write with its savepoints, the key's
+#: use, the fresh scoreboard.
+RECORD_QUERIES = 18
 
 
 @pytest.mark.parametrize("deals", [1, 40])
@@ -1140,3 +1226,14 @@ def test_only_a_freshly_loaded_page_autofocuses_the_first_side(quick_series):
     assert page.count(" autofocus") == 1
     assert re.search(r'name="points_0"[^>]* autofocus', page)
     assert " autofocus" not in fragment
+
+
+def test_the_change_log_names_the_creators_phone_and_a_shared_link_apart(quick_series):
+    """A deal typed on the phone that started the game is the creator's, not "score link"."""
+    creator, friend = creator_client(quick_series), client_with_link(quick_series)
+    assert play(creator, quick_series, points_0="70").status_code == 302
+    assert play(friend, quick_series, points_0="40").status_code == 302
+    events = list(quick_series.events.order_by("pk").values_list("via", flat=True))
+    assert events == ["creator", "score link"]
+    sheet = html(creator.get(url(quick_series, "sheet/")))
+    assert "the game&#x27;s creator" in sheet and "score link" in sheet

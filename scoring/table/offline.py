@@ -1,5 +1,5 @@
-"""The installable app and its service worker: the version that names its caches, the files of
-its app shell, and who the pages it keeps belong to.
+"""The phone offline: the installable app's service worker and what a scoring phone needs to
+keep deals without a network (the server's side of static/js/offline.js and sw.js).
 
 The service worker (``templates/scoring/sw.js``, served at ``/sw.js`` so that its scope is the
 whole site) keeps the app shell in a cache named after ``app_version()``: a deploy that changes
@@ -7,6 +7,11 @@ any shell file, or the ``APP_VERSION`` setting, changes the name, and the new wo
 old cache when it takes over. It keeps the scoreboards this phone opened in a cache named after
 the ``X-Kozel-Viewer`` header of the page (``ViewerMiddleware``), so a page of one account is
 never shown to another: a page of another viewer, a login and a logout clear that cache.
+
+A scoring phone's board carries ``board_data``: the house rules, the seats and each recorded
+deal's raw points and tricks, which offline.js replays with kozel-rules.js to score the deals it
+keeps. A deal counts as recorded on the phone only on an answer that says so
+(``RECORDED_HEADER``): any other answer keeps it waiting.
 """
 
 from __future__ import annotations
@@ -14,12 +19,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.crypto import salted_hmac
+
+from scoring.table.replays import entered_sides
+from scoring.table.scoreboard import Scoreboard
 
 # The app shell: what any kept page needs to open with no network (the offline page beside it).
 SHELL_FILES = (
@@ -36,6 +46,9 @@ ICONS = (
     ("img/app/icon-maskable-512.png", "512x512", "maskable"),
 )
 VIEWER_HEADER = "X-Kozel-Viewer"
+#: On the answer to a deal form whose deal is on the record (new, or found again by its key):
+#: its number. Only such an answer takes a waiting deal off the phone.
+RECORDED_HEADER = "X-Kozel-Recorded"
 
 
 @cache
@@ -83,3 +96,32 @@ class ViewerMiddleware:
         if response.status_code < 500 and response.get("Content-Type", "").startswith("text/html"):
             response[VIEWER_HEADER] = viewer(request)
         return response
+
+
+def board_data(board: Scoreboard) -> dict[str, Any]:
+    """The scoreboard as the phone's engine replays it: the same deals, the same rules."""
+    series = board.series
+    shape = series.shape
+    deals = []
+    for row in board.rows:
+        sides = entered_sides(row)
+        deals.append(
+            [[row.points[side] for side in sides], [bool(row.tricks[side]) for side in sides]]
+        )
+    return {
+        "series": series.pk,
+        "version": series.version,
+        "next": board.next_number,
+        # A club night's round of N deals: the phone takes no deal past it, offline too; nor
+        # any once the round is over at the table.
+        "limit": series.deal_limit,
+        "closed": series.closed_at is not None,
+        "url": reverse("deal_record", args=[series.pk]),
+        "rules": board.state.rules.to_dict(),
+        "sides": shape.sides,
+        "seatSides": list(shape.seat_sides),
+        "firstDealer": series.first_dealer,
+        "seats": [seat.player.name for seat in board.seats],
+        "names": [side.name for side in board.sides],
+        "deals": deals,
+    }

@@ -12,7 +12,7 @@ import pytest
 
 from scoring import rules
 from scoring.models import Deal
-from scoring.table.phone import board_data
+from scoring.table.offline import board_data
 from scoring.table.scoreboard import build
 from scoring.table.selectors import series_with_seats
 from tests.helpers import THREE, client_with_link, creator_client, play_deals, start_series

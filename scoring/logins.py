@@ -1,0 +1,131 @@
+"""Failed log-ins, capped per account and per network without letting a stranger lock a person
+out: browsers an account knows keep getting in.
+
+django-axes (settings) locks a username at one network after ``AXES_FAILURE_LIMIT`` failures in
+an hour; the network is ``clients.client_network``, so the addresses of one IPv6 /64 are one.
+A guesser who spreads over many networks, or over many accounts, gets past that, so two more
+caps count failures per hour (``scoring.throttle``):
+
+- ``LOGIN_FAILURES_PER_ACCOUNT``: failures at one account from browsers it does not know;
+- ``LOGIN_FAILURES_PER_ADDRESS``: failures from one network, whatever the accounts.
+
+Each would let a stranger lock a person out at will, so neither applies to a browser the account
+knows (OWASP's "Slow Down Online Guessing Attacks with Device Cookies"): one that logged in to it
+before, or set its password from a reset link, holds a cookie the site signed naming the browser
+and the accounts it logged in to. Such a browser tries even while its account or its network is
+capped; its own failures at the account are capped instead, as any one client's
+(``AXES_FAILURE_LIMIT``), so a stolen cookie buys no more guesses than anybody has. django-axes
+leaves a known browser to this module (``AXES_WHITELIST_CALLABLE``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest, HttpResponseBase
+from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+
+from scoring import throttle
+from scoring.clients import client_network
+
+COOKIE = "kozel_browser"
+_SALT = "scoring.logins"
+COOKIE_AGE = 400 * 24 * 60 * 60  # the longest a browser keeps a cookie (Chrome's cap)
+_ACCOUNTS_KEPT = 8  # the accounts a browser is known to: a family's phone, a club's tablet
+
+
+@dataclass(frozen=True)
+class Browser:
+    """What a browser's signed cookie says: its id and the accounts (by digest) it knows."""
+
+    id: str
+    accounts: tuple[str, ...]
+
+
+def _account(username: str) -> str:
+    """A digest of the username as the login form reads it: the cookie names no account."""
+    normalized = get_user_model().normalize_username(username.strip())
+    return salted_hmac(_SALT, normalized).hexdigest()[:20]
+
+
+def browser(request: HttpRequest) -> Browser | None:
+    """The browser's cookie when the site signed it, else None."""
+    value = request.get_signed_cookie(COOKIE, default=None, salt=_SALT, max_age=COOKIE_AGE)
+    if not value or ":" not in value:
+        return None
+    browser_id, _colon, accounts = value.partition(":")
+    return Browser(id=browser_id, accounts=tuple(filter(None, accounts.split("."))))
+
+
+def _known(request: HttpRequest, username: str) -> Browser | None:
+    """The browser when it has logged in to ``username``'s account before."""
+    found = browser(request)
+    return found if found is not None and _account(username) in found.accounts else None
+
+
+def known_browser(request: HttpRequest, credentials: dict | None = None) -> bool:
+    """django-axes' whitelist: a known browser's failures are this module's to count."""
+    username = (credentials or {}).get("username") or request.POST.get("username") or ""
+    return isinstance(username, str) and _known(request, username) is not None
+
+
+def login_refusal(request: HttpRequest, username: str) -> str | None:
+    """Why this browser may not try to log in as ``username`` now, or None when it may."""
+    known = _known(request, username)
+    if known is not None:
+        own = f"{known.id}:{_account(username)}"
+        if throttle.count("logins:browser", own) >= settings.AXES_FAILURE_LIMIT:
+            return _(
+                "This browser has given too many wrong passwords for this account in the last "
+                "hour. Try again in an hour, or reset your password."
+            )
+        return None
+    if throttle.count("logins:account", _account(username)) >= settings.LOGIN_FAILURES_PER_ACCOUNT:
+        return _(
+            "This account has had too many failed log-ins in the last hour, so it takes them "
+            "only from browsers that have logged in to it before. Log in on one of those, try "
+            "again in an hour, or reset your password: the browser that sets a new password "
+            "can log in at once."
+        )
+    if throttle.count("logins:address", client_network(request)) >= (
+        settings.LOGIN_FAILURES_PER_ADDRESS
+    ):
+        return _(
+            "Too many failed log-ins came from your network in the last hour. Try again in an "
+            "hour, log in on a browser that has logged in to your account before, or reset "
+            "your password."
+        )
+    return None
+
+
+def login_failed(request: HttpRequest, username: str) -> None:
+    """Count a wrong password for ``username``: at the known browser's own cap, else at the
+    account's and the network's."""
+    known = _known(request, username)
+    if known is not None:
+        throttle.note("logins:browser", f"{known.id}:{_account(username)}")
+        return
+    throttle.note("logins:account", _account(username))
+    throttle.note("logins:address", client_network(request))
+
+
+def browser_remember(request: HttpRequest, response: HttpResponseBase, username: str) -> None:
+    """This browser logged in to ``username``'s account (or set its password): from now on the
+    account knows it, and its own failures there start from nothing."""
+    found = browser(request) or Browser(id=secrets.token_urlsafe(12), accounts=())
+    account = _account(username)
+    throttle.forget("logins:browser", f"{found.id}:{account}")
+    accounts = [account, *(kept for kept in found.accounts if kept != account)]
+    response.set_signed_cookie(
+        COOKIE,
+        f"{found.id}:{'.'.join(accounts[:_ACCOUNTS_KEPT])}",  # no comma: cookies quote it
+        salt=_SALT,
+        max_age=COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )

@@ -1,0 +1,177 @@
+"""Starting a game: the home page, a quick game, the new-game form, opening a shared link.
+
+Views parse input with a form, call one service and render.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring import rules
+from scoring.access import (
+    SCORE,
+    WATCH,
+    held_link,
+    league_for,
+    league_role,
+    remember_created,
+    remember_link,
+)
+from scoring.collation import name_sort_key
+from scoring.history.selectors import home_context
+from scoring.ids import id_param
+from scoring.models import League, Role, Series
+from scoring.modes import SHAPES, Mode
+from scoring.table import selectors, services
+from scoring.table.forms import SeriesForm, series_initial
+from scoring.throttle import (
+    league_game_refusal,
+    league_game_started,
+    quick_game_refusal,
+    quick_game_started,
+)
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest
+
+
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "scoring/home.html", home_context(request))
+
+
+@require_POST
+def series_quick(request: HtmxHttpRequest) -> HttpResponse:
+    """A game of two teams in one tap: the seats' names (North, East, …), classic rules, the
+    first seat deals. The names can be changed on the board once the table knows who sits where."""
+    if refusal := quick_game_refusal(request):
+        context = {**home_context(request), "refusal": refusal}
+        return render(request, "scoring/home.html", context, status=UNPROCESSABLE)
+    series = services.series_create(
+        mode=Mode.TEAMS,
+        names=[str(label) for label in SHAPES[Mode.TEAMS].seat_labels],
+        first_dealer=0,
+        ruleset=rules.PRESETS["classic"],
+        known=selectors.known_players(request),
+        user=request.user,
+    )
+    quick_game_started(request)
+    remember_link(request, series, series.score_token)
+    remember_created(request, series)
+    return redirect(series)
+
+
+def _league_param(request: HtmxHttpRequest) -> League | None:
+    """The league a new game is for (``?league=``): 404 for outsiders, 403 for viewers."""
+    given = request.GET.get("league") or request.POST.get("league")
+    if not given:
+        return None
+    league_id = id_param(given)
+    if league_id is None:
+        raise Http404("No such league.")
+    league, _role = league_for(request, league_id, Role.OWNER, Role.SCORER)
+    return league
+
+
+def _again(request: HtmxHttpRequest) -> tuple[dict, League | None] | None:
+    """The new-game form filled in from a series (``?again=``): same seats and rules, next dealer.
+
+    The game goes to the series' league when this user may start games there, else it is a
+    quick game with the same names.
+    """
+    pk = id_param(request.GET.get("again"))
+    if pk is None:
+        return None
+    series = selectors.series_for_request(request, pk).series
+    names = [seat.player.name for seat in series.seats.all()]
+    initial = series_initial(
+        mode=series.mode,
+        names=names,
+        first_dealer=services.rematch_dealer(series),
+        ruleset=series.ruleset,
+    )
+    league = None
+    if league_role(request, series.league_id) in (Role.OWNER, Role.SCORER):
+        league = series.league
+    return initial, league
+
+
+@require_http_methods(["GET", "POST"])
+def series_new(request: HtmxHttpRequest) -> HttpResponse:
+    league = _league_param(request)
+    initial: dict = {}
+    again = _again(request) if request.method == "GET" else None
+    if again is not None:
+        initial, league = again
+    elif league is not None:
+        ruleset = rules.Ruleset.from_dict(league.rules)
+        initial = {"preset": ruleset.preset_name or "custom", **ruleset.to_dict()}
+    known = selectors.known_players(request) if league is None else league.players.all()
+    if request.method == "POST":
+        form = SeriesForm(request.POST)
+        limit = quick_game_refusal if league is None else league_game_refusal
+        if form.is_valid() and (refusal := limit(request)):
+            form.add_error(None, refusal)  # too many games from here: the form says so
+        if form.is_valid():
+            data = form.cleaned_data
+            series = services.series_create(
+                mode=data["mode"],
+                names=data["names"],
+                first_dealer=data["first_dealer"],
+                ruleset=data["ruleset"],
+                league=league,
+                known=known,
+                user=request.user,
+            )
+            (quick_game_started if league is None else league_game_started)(request)
+            remember_link(request, series, series.score_token)
+            if league is None:
+                remember_created(request, series)
+            return redirect(series)
+        status = UNPROCESSABLE
+    else:
+        form = SeriesForm(initial=initial)
+        status = 200
+    context = {
+        "form": form,
+        "league": league,
+        "again_dealer": initial[f"player_{initial['first_dealer']}"] if again else "",
+        "known_names": _names_offered(known),
+        "shapes": SHAPES,
+    }
+    return render(request, "scoring/series_new.html", context, status=status)
+
+
+def _names_offered(known) -> list[str]:
+    """The names a new game suggests: one per player key ("Анна", not also "АННА")."""
+    offered: dict[str, str] = {}
+    for player in known[:200]:
+        offered.setdefault(player.name_key, player.name)
+    return sorted(offered.values(), key=name_sort_key)
+
+
+@require_http_methods(["GET", "POST"])
+def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """A score or watch link: a page with one button that opens the game and remembers the link.
+
+    Opening it (GET) changes nothing, so a link preview, a prefetch or a crawler cannot take a
+    link into a session; a browser that holds this link, or the score link, goes straight in.
+    """
+    series = (
+        Series.objects.filter(score_token=token).first()
+        or Series.objects.filter(watch_token=token).first()
+    )
+    if series is None:  # renewed, or never a link: which, nothing here can tell
+        return render(request, "scoring/link_gone.html", {"renewed": False}, status=404)
+    kind = SCORE if token == series.score_token else WATCH
+    held = held_link(request, series)
+    if held in (SCORE, kind):
+        return redirect(series)
+    if request.method == "POST":
+        remember_link(request, series, token)
+        return redirect(series)
+    names = [
+        seat.player.name for seat in series.seats.select_related("player").order_by("position")
+    ]
+    context = {"series": series, "names": names, "kind": kind, "token": token}
+    return render(request, "scoring/join.html", context)
