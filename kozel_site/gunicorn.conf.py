@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Mapping
+from typing import Any
 
 
 def _int(name: str, default: int) -> int:
@@ -28,7 +30,7 @@ wsgi_app = "kozel_site.wsgi:application"
 preload_app = True
 
 
-def pool_refusal(threads: int, database: dict) -> str | None:
+def pool_refusal(threads: int, database: Mapping[str, Any]) -> str | None:
     """Why gunicorn may not run ``threads`` threads per worker on ``database``'s pool (a
     ``DATABASES`` entry), or None.
 
