@@ -12,8 +12,8 @@ have it (``exports_held``), as it is kept to a browser that takes gzip, else unp
 its length said either way; ``KEEP`` after it is done the file and its row are gone.
 
 Limits (``export_refusal``): one export at a time per person (an account, or a browser's session
-without one) and ``PER_ADDRESS`` at a time from one address for requests without an account,
-which can make a new session at will.
+without one) and ``PER_ADDRESS`` at a time from one network (``clients.client_network``) for
+requests without an account, which can make a new session at will.
 
 A whole league (its club nights and change log beside its series, what ``import_history``
 restores as the league) is written only for its owners: the owner is the one who can move or
@@ -45,7 +45,7 @@ from django_tasks import task
 from scoring import privacy
 from scoring.backup.csv_export import BOM, history_csv
 from scoring.backup.json_export import export_json
-from scoring.clients import client_address
+from scoring.clients import client_network
 from scoring.history.selectors import history_filter
 from scoring.models import Export, League, Membership, Role, Series, exports_storage
 from scoring.table.selectors import visible_series
@@ -55,7 +55,7 @@ KEEP = timedelta(hours=1)
 #: An export neither done nor failed after this long was lost (its worker was killed): it no
 #: longer counts against its owner's limit, and its page says to ask again.
 LOST = timedelta(minutes=30)
-#: Exports waiting or being made at once from one address, for requests without an account.
+#: Exports waiting or being made at once from one network, for requests without an account.
 PER_ADDRESS = 3
 #: The browser's own exports, for a visitor without an account (newest last).
 SESSION_EXPORTS = "exports"
@@ -76,7 +76,7 @@ class ExportRefused(Exception):
 
 
 def _digest(address: str) -> str:
-    """The address kept only as a digest: the limit needs to compare it, not to read it."""
+    """The network kept only as a digest: the limit needs to compare it, not to read it."""
     return hashlib.sha256(f"exports:{address}".encode()).hexdigest()[:32]
 
 
@@ -110,7 +110,7 @@ def export_refusal(request: HttpRequest) -> ExportRefused | None:
             current=current,
         )
     if _user(request) is None:
-        nearby = _unfinished().filter(user__isnull=True, address=_digest(client_address(request)))
+        nearby = _unfinished().filter(user__isnull=True, address=_digest(client_network(request)))
         if nearby.count() >= PER_ADDRESS:
             return ExportRefused(
                 _(
@@ -181,7 +181,7 @@ def export_ask(request: HttpRequest, *, kind: str, scope: dict[str, Any]) -> Exp
     if refusal is not None:
         raise refusal
     user = _user(request)
-    export = export_request(kind=kind, user=user, address=client_address(request), scope=scope)
+    export = export_request(kind=kind, user=user, address=client_network(request), scope=scope)
     if user is None:
         held = [pk for pk in request.session.get(SESSION_EXPORTS, []) if pk != str(export.pk)]
         request.session[SESSION_EXPORTS] = [*held, str(export.pk)][-REMEMBERED:]
