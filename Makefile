@@ -35,11 +35,15 @@ browser:
 	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium $(BROWSER_FONTS) >/dev/null) ; }
 	@test -x /usr/bin/chromium || { echo "Chromium is missing at /usr/bin/chromium"; exit 1; }
 
+# The task worker (django-tasks' database backend: the exports, scoring/backup/jobs.py) runs
+# beside the server and stops with it: the server's end (or Ctrl-C) ends the worker too.
+WORKER := $(BIN)/python manage.py db_worker --no-reload --no-startup-delay
+
 run: install
 	@$(say) "Migrating the database…"
 	@$(BIN)/python manage.py migrate --noinput
-	@$(say) "Starting the development server on http://127.0.0.1:$(PORT)/ (Ctrl+C stops it)…"
-	@$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	@$(say) "Starting the task worker and the development server on http://127.0.0.1:$(PORT)/ (Ctrl+C stops both)…"
+	@$(WORKER) & trap 'kill $$! 2>/dev/null' EXIT; $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The suite runs in parallel, one worker per core (pytest-xdist; each worker has its own test
 # database), and each run ends with the ten slowest tests. The browser tests run on their own
@@ -119,11 +123,13 @@ demo-data: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data $(DEMO_ARGS)
 
-# The production-like server: gunicorn + whitenoise, DEBUG off (SQLite unless DATABASE_URL).
+# The production-like server: gunicorn + whitenoise, DEBUG off (SQLite unless DATABASE_URL), and
+# the task worker beside it.
 serve: install
 	DEBUG=false SECRET_KEY=$${SECRET_KEY:-local-serve-only-$$(hostname)-not-for-production-use-0123456789} \
 	  ALLOWED_HOSTS=$${ALLOWED_HOSTS:-127.0.0.1,localhost} SECURE_SSL_REDIRECT=$${SECURE_SSL_REDIRECT:-false} \
-	  sh -c '$(BIN)/python manage.py migrate --noinput && $(BIN)/python manage.py collectstatic --noinput -v0 && $(BIN)/gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi'
+	  sh -c '$(BIN)/python manage.py migrate --noinput && $(BIN)/python manage.py collectstatic --noinput -v0 && \
+	    { $(WORKER) & trap "kill $$! 2>/dev/null" EXIT; $(BIN)/gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi; }'
 
 # Lighthouse 12 on the scoreboard and standings pages (Debian's Chromium).
 lighthouse: install browser

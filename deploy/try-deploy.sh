@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tries docs/DEPLOY.md's commands on this machine (tests/site/test_deploy_doc.py holds each
 # documented command to its line here): a virtualenv and the requirements, PostgreSQL, two
-# gunicorn servers behind a local nginx that ends TLS (a self-signed certificate made with
-# openssl), then asks each server and nginx for /healthz, asks nginx for a page, a static file,
+# gunicorn servers and the task worker behind a local nginx that ends TLS (a self-signed
+# certificate made with openssl), then asks each server and nginx for /healthz, asks nginx for a
+# league's backup (made by the worker, downloaded whole), a page, a static file,
 # the admin (logged in as the superuser createsuperuser made), logs in, sends a password-reset
 # mail through SMTP (a local sink), checks that a client cannot dodge the login lockout with its
 # own X-Forwarded-For, backs up (pg_dump, export_history) and restores (pg_restore,
@@ -101,6 +102,7 @@ export AXES_FAILURE_LIMIT=3
 export ADMIN_URL=ops-try/
 export LOG_LEVEL=WARNING
 export WEB_CONCURRENCY=2
+export EXPORTS_ROOT="$WORK/exports"  # the task worker writes there, both servers read there
 export EMAIL_HOST=127.0.0.1 EMAIL_PORT=$SMTP_PORT EMAIL_USE_TLS=false
 export DEFAULT_FROM_EMAIL="Kozel <noreply@localhost>"
 unset TEST_DATABASE_NAME SECURE_SSL_REDIRECT SECURE_PROXY_SSL_HEADER SECURE_COOKIES 2>/dev/null || true
@@ -127,6 +129,10 @@ for port in "${PORTS[@]}"; do
   PIDS+=($!)
   GUNICORNS+=($!)
 done
+
+step "the task worker beside them (the exports)"
+"$PYTHON" manage.py db_worker --no-reload >"$WORK/worker.log" 2>&1 &
+PIDS+=($!)
 
 step "nginx in front, TLS with a self-signed certificate"
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
@@ -211,6 +217,25 @@ login() {  # login USERNAME PASSWORD [extra curl options]: prints the status of 
 expect 200 /accounts/ -b "$JAR"
 grep -q anna "$WORK/body" || fail "the account page does not know anna"
 expect 200 /leagues/ -b "$JAR"
+rm -f "$JAR"
+
+step "a league's backup through nginx: asked for, made by the task worker, downloaded whole"
+[ "$(login demo try-deploy-pass-42)" = 302 ] || fail "the demo league's owner could not log in"
+"${CURL[@]}" -c "$JAR" -b "$JAR" -o /dev/null "$SITE/history/export.json"
+token=$(awk '$6 == "csrftoken" {print $7}' "$JAR")
+page=$("${CURL[@]}" -c "$JAR" -b "$JAR" -o /dev/null -w '%{redirect_url}' \
+  -H "Referer: $SITE/history/export.json" -H "Origin: $SITE" \
+  --data-urlencode "csrfmiddlewaretoken=$token" "$SITE/history/export.json")
+[ -n "$page" ] || fail "asking for the backup did not lead to its page"
+for _ in $(seq 100); do
+  "${CURL[@]}" -b "$JAR" -o "$WORK/body" "$page"
+  grep -q '/download"' "$WORK/body" && break
+  sleep 0.3
+done
+grep -q '/download"' "$WORK/body" || { cat "$WORK/worker.log"; fail "the worker did not make it"; }
+"${CURL[@]}" -b "$JAR" -fo "$WORK/backup.json" "${page}download"
+tail -c 40 "$WORK/backup.json" | grep -q '"complete":true}' || fail "the backup is not whole"
+echo "the backup: $(wc -c <"$WORK/backup.json") bytes, made by the task worker, whole"
 rm -f "$JAR"
 
 step "the admin, as the superuser createsuperuser made (docs/DEPLOY.md, 'Operators')"

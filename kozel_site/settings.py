@@ -18,7 +18,10 @@ per account; failed log-ins (``scoring.logins``): ``AXES_FAILURE_LIMIT`` (5) per
 network, ``LOGIN_FAILURES_PER_ACCOUNT`` (20) per account and ``LOGIN_FAILURES_PER_ADDRESS`` (30)
 per network from browsers the account does not know.
 ``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
-``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process),
+``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process, or
+``GUNICORN_THREADS`` when that is more; ``DATABASE_POOL_TIMEOUT`` 2 seconds a request waits for
+a connection), ``EXPORTS_ROOT`` (where the task worker writes finished exports for the web
+servers to serve; default ``var/exports`` beside the code),
 ``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
 ``MINIFY_STATIC`` (default true: our JavaScript and CSS served minified) and ``MINIFIED_ROOT``
 (where the minified copies are made; default: a folder of the temporary one).
@@ -69,6 +72,19 @@ def envint(name: str, default: int) -> int:
         return int(value)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
+def envfloat(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+    if not 0 < number < float("inf"):
+        raise ImproperlyConfigured(f"{name} must be above 0, not {value!r}")
+    return number
 
 
 def envlevel(name: str, default: str) -> str:
@@ -126,6 +142,10 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
+    # Django's tasks framework (the backport) with its database backend: work done off the
+    # request by `manage.py db_worker` (the exports, scoring/backup/jobs.py).
+    "django_tasks",
+    "django_tasks_db",
     "scoring",
 ]
 
@@ -234,11 +254,19 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbo
     # connection instead of opening one, or keeping one idle per worker (CONN_MAX_AGE, which
     # the pool replaces). DATABASE_POOL=false goes back to CONN_MAX_AGE.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # the pool checks connections itself
+    # With a pool, Django hands this to psycopg_pool as its check: every connection is tried
+    # (one empty round trip) as it is lent, so one a database restart broke is replaced instead
+    # of failing the request that borrowed it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": envint("DATABASE_POOL_MIN_SIZE", 1),
-        "max_size": envint("DATABASE_POOL_MAX_SIZE", 4),
-        "timeout": 10,
+        # Each gunicorn thread holds one connection while it answers: a pool smaller than the
+        # threads makes requests wait for one (gunicorn.conf.py refuses to start so).
+        "max_size": envint("DATABASE_POOL_MAX_SIZE", max(4, envint("GUNICORN_THREADS", 1))),
+        # How long a request waits for a connection: only a connection being opened or a
+        # database that is away makes one wait, and while it is away every request answers
+        # "try again in a moment" (503) after this long, not after a worker's whole timeout.
+        "timeout": envfloat("DATABASE_POOL_TIMEOUT", 2.0),
     }
 _test_name = os.environ.get("TEST_DATABASE_NAME")
 if not _test_name and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -293,8 +321,15 @@ STATICFILES_FINDERS = [
 MINIFY_STATIC = envbool("MINIFY_STATIC", True)
 MINIFIED_ROOT = os.environ.get("MINIFIED_ROOT", "")
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Finished exports (scoring/backup/jobs.py) are written here by the task worker and served by
+# the web servers: every server must reach the same place (one machine, or a shared volume).
+EXPORTS_ROOT = Path(os.environ.get("EXPORTS_ROOT") or BASE_DIR / "var" / "exports")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "exports": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": EXPORTS_ROOT, "base_url": None},
+    },
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -346,6 +381,10 @@ CACHES = {
         "TIMEOUT": 300,
     }
 }
+
+# Work off the request (the exports): Django's tasks framework, queued in the database and run by
+# `manage.py db_worker` beside the web servers, on SQLite and PostgreSQL alike.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Per hour (scoring.throttle): quick games (no account needed) that one browser session and one
 # client network may start, accounts made from one network, league games one account starts

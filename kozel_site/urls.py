@@ -12,5 +12,9 @@ urlpatterns = [
     path("i18n/setlang/", language_set, name="set_language"),
     path("", include("scoring.urls")),
 ]
+# A request that failed gets the site's own page: "try again in a moment" (503) when the database
+# did not answer, else "something went wrong" (500).
+handler500 = "scoring.views.errors.server_error"
+
 if settings.ADMIN_URL:
     urlpatterns.insert(0, path(settings.ADMIN_URL, admin.site.urls))

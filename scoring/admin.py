@@ -1,11 +1,11 @@
 """The Django admin, for whoever runs the site (``settings.ADMIN_URL``): read-mostly.
 
-Series, seats, deals, their audit trail, players, memberships, standings snapshots and league
-events can only be looked at here: their writes go through the services, which keep the derived
-totals, the standings and the audit trail right (``has_add/change/delete_permission`` are False
-for everyone, superusers included). What an operator may do: deactivate (or reactivate) an
-account, clear locked-out logins (django-axes' own admin: delete the access attempts), and hand
-a league to another of its members (``leagues.services.ownership_assign``).
+Series, seats, deals, their audit trail, players, memberships, standings snapshots, league
+events and exports can only be looked at here: their writes go through the services, which keep
+the derived totals, the standings and the audit trail right (``has_add/change/delete_permission``
+are False for everyone, superusers included). What an operator may do: deactivate (or
+reactivate) an account, clear locked-out logins (django-axes' own admin: delete the access
+attempts), and hand a league to another of its members (``leagues.services.ownership_assign``).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from scoring.models import (
     Event,
     EventRound,
     EventTable,
+    Export,
     League,
     LeagueEvent,
     Membership,
@@ -184,6 +185,16 @@ class LeagueEventAdmin(ReadOnlyAdmin):
     list_display = ["id", "league", "action", "actor", "created_at", "undone_at"]
     list_filter = ["action"]
     list_select_related = ["league", "actor"]
+
+
+@admin.register(Export)
+class ExportAdmin(ReadOnlyAdmin):
+    """Downloads being made or kept (their tasks, with a failure's traceback, are under Tasks
+    Database Backend, django-tasks-db's own admin)."""
+
+    list_display = ["pk", "kind", "user", "created_at", "started_at", "finished_at", "size"]
+    list_filter = ["kind", "failed"]
+    list_select_related = ["user"]
 
 
 class TransferForm(forms.Form):

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 
 from django.contrib.auth import SESSION_KEY
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 
 from scoring.redact import redact
@@ -59,6 +60,12 @@ class RequestContextMiddleware:
         return response
 
 
+def database_away(error: BaseException | None) -> bool:
+    """Whether ``error`` says the database did not answer (stopped, restarting, out of reach, no
+    free connection in time, or SQLite's file locked too long): worth trying again shortly."""
+    return isinstance(error, (OperationalError, InterfaceError))
+
+
 def _user_id(request: HttpRequest, *, may_query: bool) -> str:
     """The signed-in user's id from the session; only an error report may read a session the
     request has not read yet (a query: the database may be what failed)."""
@@ -87,7 +94,12 @@ class RequestContextFilter(logging.Filter):
         record.request_id = getattr(request, "id", "-")
         record.method = request.method or "-"
         record.path = redact(request.path)
-        record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
+        failed = record.exc_info[1] if record.exc_info else None
+        if database_away(failed):
+            # Reading the session would wait for the database once more before the answer goes.
+            record.user_id = "?"
+        else:
+            record.user_id = _user_id(request, may_query=record.levelno >= logging.ERROR)
         return True
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import secrets
+import uuid
 
 from django.conf import settings
+from django.core.files.storage import Storage, storages
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
@@ -632,3 +634,50 @@ class EventTableLink(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table_link", args=[self.token])
+
+
+# --- Downloads made off the request ---------------------------------------------------------------
+
+
+def exports_storage() -> Storage:
+    """Where finished exports are kept (settings ``STORAGES["exports"]``)."""
+    return storages["exports"]
+
+
+class Export(models.Model):
+    """A download made by the task worker, not by the request (``scoring.backup.jobs``).
+
+    Only who asked may have it: ``user``, or with none the browser whose session remembers the
+    id. ``scope`` is what the request that asked was allowed to see. The file is there once
+    ``finished_at`` is set (written whole first, so it is never a part), and goes with the row
+    ``jobs.KEEP`` later.
+    """
+
+    class Kind(models.TextChoices):
+        HISTORY_JSON = "history-json", _("history as JSON (backup)")
+        HISTORY_CSV = "history-csv", _("history as CSV (spreadsheet)")
+        ACCOUNT = "account", _("everything about your account")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    #: A digest of the address a request without an account came from: the per-network limit.
+    address = models.CharField(max_length=64, blank=True)
+    scope = models.JSONField(default=dict)
+    #: The finished file's name in ``exports_storage()`` ("" until it is there).
+    file = models.CharField(max_length=100, blank=True)
+    size = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    failed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("export")
+        verbose_name_plural = _("exports")
+
+    def __str__(self) -> str:
+        return f"{self.kind} export {self.pk}"

@@ -12,7 +12,8 @@ account is a league's only owner (ownership is handed over first). What the acco
 on the score sheets without it: players keep the name the table typed (``Player.user``,
 ``Series.created_by``, ``Deal.recorded_by``, ``DealEvent.actor`` and ``LeagueEvent.actor`` are
 set to nothing, and so is the account's id in the merges of a player linked to it, which an
-undo would have linked again), and the login records of its username are deleted.
+undo would have linked again), and the login records of its username and its downloads (the
+files too) are deleted.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from scoring.models import (
     Deal,
     DealEvent,
     Event,
+    Export,
     League,
     LeagueEvent,
     Membership,
     Player,
     Role,
     Series,
+    exports_storage,
 )
 
 #: The version of the document ``personal_data`` writes.
@@ -175,6 +178,11 @@ def owned_alone(user: User) -> list[League]:
     )
 
 
+def _files_delete(names: list[str]) -> None:
+    for name in names:
+        exports_storage().delete(name)
+
+
 @transaction.atomic
 def account_delete(user: User) -> None:
     """End the account's memberships and delete it; refused while it is a league's only owner.
@@ -207,4 +215,8 @@ def account_delete(user: User) -> None:
         change.save(update_fields=["data"])
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username=username).delete()
+    # Its downloads (its own data among them) go with it: the rows with the account, the files
+    # once that is committed.
+    files = list(Export.objects.filter(user=user).exclude(file="").values_list("file", flat=True))
+    transaction.on_commit(lambda: _files_delete(files))
     user.delete()

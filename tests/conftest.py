@@ -29,6 +29,20 @@ def fast_passwords(settings):
 
 
 @pytest.fixture
+def exports_storage(settings, tmp_path):
+    """Finished exports go to a folder of the test's own (settings ``STORAGES["exports"]``)."""
+    folder = tmp_path / "exports"
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "exports": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": folder, "base_url": None},
+        },
+    }
+    return folder
+
+
+@pytest.fixture
 def owner(db):
     return make_user("olga")
 

@@ -6,7 +6,9 @@ imported by name (``from tests.helpers import start_series``).
 
 from __future__ import annotations
 
+import http.client
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -14,8 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -30,6 +34,7 @@ from scoring.models import (
     Event,
     EventRound,
     EventTable,
+    Export,
     League,
     LeagueEvent,
     Membership,
@@ -292,7 +297,100 @@ def make_event(league: League, count: int = 8, *, rounds: int = 3, **options) ->
     return event_services.event_create(league=league, players=players, **settings)
 
 
+# --- Work off the request ------------------------------------------------------------------------
+
+
+def run_tasks() -> None:
+    """Run every queued task to its end, as ``manage.py db_worker`` does beside the servers (a
+    test that runs it is ``django_db(transaction=True)``: the worker commits as it goes)."""
+    call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
+
+
+def export_downloaded(client: Client, url: str):
+    """Ask for the download at ``url`` (a POST), let the worker make it, and fetch the file:
+    the file's response, checked to be whole."""
+    asked = client.post(url)
+    assert asked.status_code == 302, asked.status_code
+    run_tasks()
+    page = client.get(asked["Location"])
+    assert page.status_code == 200 and "/download" in html(page)
+    download = client.get(asked["Location"] + "download")
+    assert download.status_code == 200, download.status_code
+    assert (
+        int(download["Content-Length"])
+        == Export.objects.get(pk=page.context["state"].export.pk).size
+    )
+    return download
+
+
 # --- Other processes -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Browser:
+    """A phone's browser, reduced to what matters here: its cookies, sent to every server."""
+
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def request(
+        self,
+        port: int,
+        method: str,
+        path: str,
+        data: dict | None = None,
+        headers: dict | None = None,
+    ):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        headers = {
+            "Host": f"127.0.0.1:{port}",
+            "X-Forwarded-Proto": "https",  # as the TLS-terminating proxy would say
+            "Referer": f"https://127.0.0.1:{port}{path}",
+            **(headers or {}),
+        }
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            content = response.read().decode()
+        finally:
+            connection.close()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "max-age=0" not in header.lower():
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+        return response.status, response.headers, content
+
+    def get(self, port: int, path: str):
+        return self.request(port, "GET", path)
+
+    def post(self, port: int, path: str, data: dict):
+        return self.request(port, "POST", path, data)
+
+
+def csrf_token(page: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert match, "the page has a form with a CSRF token"
+    return match.group(1)
+
+
+def form_value(page: str, name: str) -> str:
+    match = re.search(rf'name="{name}" value="([^"]*)"', page)
+    assert match, f"the page has a {name} field"
+    return match.group(1)
 
 
 def manage(*args: str, env: dict[str, str], timeout: int = 180) -> subprocess.CompletedProcess:

@@ -21,6 +21,9 @@ from scoring.modes import Mode
 from scoring.rulesets import rules_label
 from scoring.table.scoreboard import build
 
+#: The first character of a CSV download: it lets spreadsheet programs read the file as UTF-8
+#: (Cyrillic names).
+BOM = "\ufeff"
 #: How a history export ends: a download cut short lacks this line (not translated: a program
 #: checks it).
 END_MARK = "# end of export:"

@@ -9,9 +9,10 @@ rows (plain values, constant memory) and ends with ``"complete": true`` and the 
 series: a document cut short is refused by the import, never taken for a backup.
 
 A league's club nights and change log (and its players who never sat at a table) go with its
-whole history only: when the export holds every series of the league (a backup, a member's
+whole history only: when the export holds every series of the league (a backup, an owner's
 unfiltered download), not when it holds some of them (one series, a filtered history, a score
-link's holder), since a club night's tables and a merge's seats are series of the league.
+link's holder), since a club night's tables and a merge's seats are series of the league. The
+web's downloads write a league whole for its owners only (``whole``; ``backup.jobs`` says why).
 
 Secrets (a series' score and watch tokens, a league's invite and share tokens, a club night's
 share token, and who belongs to a league) go into the document only when ``secrets=True``: the
@@ -412,16 +413,25 @@ def _row_usernames(data: dict[str, Any]) -> set[str]:
     return {name for name in names if isinstance(name, str)}
 
 
-def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[str]:
-    """The JSON document of ``series``, in pieces to stream: one series per line."""
+def export_json(
+    series: QuerySet[Series], *, secrets: bool = False, whole: QuerySet[League] | None = None
+) -> Iterator[str]:
+    """The JSON document of ``series``, in pieces to stream: one series per line.
+
+    ``whole``: the leagues that may be written whole (with their club nights and change log)
+    when the export holds all their series; None, any such league.
+    """
     ids = series.values("pk")
     player_ids = Seat.objects.filter(series__in=ids).values("player_id")
     leagues = League.objects.filter(
         Q(pk__in=Series.objects.filter(pk__in=ids).values("league_id"))
         | Q(pk__in=Player.objects.filter(pk__in=player_ids).values("league_id"))
     ).order_by("pk")
-    whole = whole_leagues(series, leagues).values("pk")
-    players = Player.objects.filter(Q(pk__in=player_ids) | Q(league__in=whole)).select_related(
+    complete = whole_leagues(series, leagues)
+    if whole is not None:
+        complete = complete.filter(pk__in=whole.values("pk"))
+    whole_ids = complete.values("pk")
+    players = Player.objects.filter(Q(pk__in=player_ids) | Q(league__in=whole_ids)).select_related(
         "user"
     )
     users: set[str] = set()
@@ -466,13 +476,13 @@ def export_json(series: QuerySet[Series], *, secrets: bool = False) -> Iterator[
             users.update(_usernames(data))
             yield ("\n" if count == 0 else ",\n") + _line(data)
             count += 1
-    events = Event.objects.filter(league__in=whole)
+    events = Event.objects.filter(league__in=whole_ids)
     yield from _section(
         "events",
         (data for page in _pages(events) for data in event_data(page, secrets=secrets)),
         users,
     )
-    changes = LeagueEvent.objects.filter(league__in=whole)
+    changes = LeagueEvent.objects.filter(league__in=whole_ids)
     yield from _section(
         "changes", (data for page in _pages(changes) for data in change_data(page)), users
     )

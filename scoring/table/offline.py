@@ -91,7 +91,9 @@ class ViewerMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.get("Content-Type", "").startswith("text/html"):
+        # Not on a server's error page: it is nobody's page, and when the database is what
+        # failed, asking whose it is would wait for the database once more.
+        if response.status_code < 500 and response.get("Content-Type", "").startswith("text/html"):
             response[VIEWER_HEADER] = viewer(request)
         return response
 

@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("scoring.urls.table")),
     path("", include("scoring.urls.history")),
+    path("", include("scoring.urls.exports")),
     path("", include("scoring.urls.leagues")),
     path("", include("scoring.urls.events")),
     path("accounts/", include("scoring.urls.accounts")),

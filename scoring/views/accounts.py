@@ -9,8 +9,6 @@ password reset: its page says so and who to ask for help instead.
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -19,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -29,8 +27,9 @@ from django.views.i18n import set_language
 from scoring import languages, logins, privacy
 from scoring.accounts import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
+from scoring.models import Export
 from scoring.throttle import signed_up, signup_refusal
-from scoring.views import UNPROCESSABLE, LoggedInRequest
+from scoring.views import UNPROCESSABLE, LoggedInRequest, exports
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 TOO_MANY = 429
@@ -105,19 +104,13 @@ def language_set(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def account_data(request: LoggedInRequest) -> HttpResponse:
-    """Everything the site holds about me, as a JSON file to download."""
-    document = privacy.personal_data(request.user)
-    response = HttpResponse(
-        json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True),
-        content_type="application/json; charset=utf-8",
-    )
-    day = timezone.localdate().isoformat()
-    name = f"kozel-account-{request.user.pk}-{day}.json"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    response["Cache-Control"] = "no-store"
-    return response
+    """Everything the site holds about me, as a JSON file: made off the request (a busy account
+    holds megabytes), asked for with a POST."""
+    if request.method != "POST":
+        return exports.ask_response(request, Export.Kind.ACCOUNT)
+    return exports.ask(request, Export.Kind.ACCOUNT, {})
 
 
 @login_required

@@ -4,7 +4,8 @@ Every page starts from the series the request may see (``table.selectors.visible
 user's leagues and the quick games this browser holds a link for), or for a player's page from
 what the request may see of that player (``history.selectors.player_scope``). A league's public
 pages list its series with ``leagues.selectors.series_page`` instead (``views/leagues.py``).
-Every page costs the same number of queries whatever the size of the history.
+Every page costs the same number of queries whatever the size of the history. A history's
+downloads are made off the request (``views.exports``); a single series' are made at once.
 """
 
 from __future__ import annotations
@@ -15,22 +16,22 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring.access import league_for
-from scoring.backup.csv_export import history_csv, series_csv
+from scoring.backup import jobs
+from scoring.backup.csv_export import BOM, series_csv
 from scoring.backup.json_export import export_json
 from scoring.history import records, selectors
 from scoring.history.charts import results_chart
 from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
 from scoring.ids import id_param
-from scoring.models import Deal, DealEvent, Player, Series
+from scoring.models import Deal, DealEvent, Export, Player, Series
 from scoring.table.selectors import series_for_request, visible_series
-from scoring.views import UNPROCESSABLE, HtmxHttpRequest
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest, exports
 
 RECENT = 10
-BOM = "\ufeff"  # lets spreadsheet programs read the CSV as UTF-8 (Cyrillic names)
 
 
 def _filters(
@@ -85,8 +86,10 @@ def history_list(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-def _export_filtered(request: HtmxHttpRequest) -> QuerySet[Series] | HttpResponse:
-    """The visible series narrowed by the history's filters, or the page with its errors."""
+def _history_export(request: HtmxHttpRequest, kind: str) -> HttpResponse:
+    """A history download over the visible series narrowed by the history's filters: a GET
+    shows the button, a POST asks for it (``views.exports``); bad filters get the history page
+    with its errors."""
     form = _filters(
         request,
         players=selectors.visible_players(request),
@@ -96,8 +99,10 @@ def _export_filtered(request: HtmxHttpRequest) -> QuerySet[Series] | HttpRespons
         return render(
             request, "scoring/history/list.html", {"form": form, "page": None}, status=UNPROCESSABLE
         )
-    data = form.cleaned_data if form.is_bound else {}
-    return selectors.history_filter(visible_series(request), data)
+    if request.method != "POST":
+        return exports.ask_response(request, kind)
+    scope = jobs.history_scope(request, form.cleaned_data if form.is_bound else {})
+    return exports.ask(request, kind, scope)
 
 
 def _download(pieces: Iterable[str], content_type: str, filename: str) -> StreamingHttpResponse:
@@ -111,22 +116,14 @@ def _with_bom(pieces: Iterable[str]) -> Iterable[str]:
     yield from pieces
 
 
-@require_GET
-def history_export_json(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
-    series = _export_filtered(request)
-    if isinstance(series, HttpResponse):
-        return series
-    pieces = export_json(series, secrets=False)
-    return _download(pieces, "application/json; charset=utf-8", "kozel-history.json")
+@require_http_methods(["GET", "POST"])
+def history_export_json(request: HtmxHttpRequest) -> HttpResponse:
+    return _history_export(request, Export.Kind.HISTORY_JSON)
 
 
-@require_GET
-def history_export_csv(request: HtmxHttpRequest) -> HttpResponse | StreamingHttpResponse:
-    series = _export_filtered(request)
-    if isinstance(series, HttpResponse):
-        return series
-    pieces = _with_bom(history_csv(series))
-    return _download(pieces, "text/csv; charset=utf-8", "kozel-history.csv")
+@require_http_methods(["GET", "POST"])
+def history_export_csv(request: HtmxHttpRequest) -> HttpResponse:
+    return _history_export(request, Export.Kind.HISTORY_CSV)
 
 
 def sheet_response(request: HtmxHttpRequest, series: Series, **context) -> HttpResponse:
@@ -157,8 +154,10 @@ def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpRespons
 
 @require_GET
 def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
+    """One series, at once: at most ``MAX_DEALS`` deals, a fraction of a second."""
     series = series_for_request(request, pk).series
-    pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False)
+    whole = jobs.owned_leagues(request)
+    pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False, whole=whole)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
 
 

@@ -25,7 +25,7 @@ from scoring.models import (
     Seat,
     Series,
 )
-from tests.helpers import streamed
+from tests.helpers import export_downloaded, streamed
 
 LEAGUE_MODELS = [League, Membership, Player, Series, Seat, Deal, DealEvent]
 
@@ -142,15 +142,19 @@ def test_a_json_dump_loses_the_microseconds_of_times(tmp_path):
     assert {user.date_joined.microsecond for user in get_user_model().objects.all()} == {123000}
 
 
-def test_the_demo_league_exported_over_http_parses_and_imports_back_identical(demo):
-    """Both downloads stream (read here as a browser would, piece by piece), end with their
-    closing mark, and the JSON restores the league: the same document again, the same standings."""
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_league_exported_over_http_parses_and_imports_back_identical(
+    demo, exports_storage
+):
+    """Both downloads are made by the task worker and served whole (read here as a browser
+    would), end with their closing mark, and the JSON restores the league: the same document
+    again, the same standings."""
     owner = Membership.objects.filter(league=demo, role="owner").select_related("user").get().user
     client = Client()
     client.force_login(owner)
     query = f"?league={demo.pk}"
-    response = client.get(f"/history/export.json{query}")
-    assert response.status_code == 200 and response.streaming
+    response = export_downloaded(client, f"/history/export.json{query}")
+    assert response.streaming
     document = b"".join(response.streaming_content).decode()
     data = json.loads(document)
     assert (data["complete"], data["series_count"]) == (True, Series.objects.count())
@@ -159,7 +163,8 @@ def test_the_demo_league_exported_over_http_parses_and_imports_back_identical(de
     table = league_standings(demo, StandingsFilter(), everyone=True)
     assert table.series > 0
 
-    rows = list(csv.reader(io.StringIO(streamed(client.get(f"/history/export.csv{query}")))))
+    csv_download = export_downloaded(client, f"/history/export.csv{query}")
+    rows = list(csv.reader(io.StringIO(streamed(csv_download))))
     assert [int(row[0]) for row in rows[1:-1]] == list(
         series.order_by("-created_at", "-pk").values_list("pk", flat=True)
     )

@@ -12,6 +12,7 @@ from scoring.models import Player, Series
 from scoring.table import services
 from tests.helpers import (
     client_with_link,
+    export_downloaded,
     finished_series,
     html,
     logged_in,
@@ -252,16 +253,20 @@ def test_the_sheets_chart_draws_the_goat_red_and_the_winner_green(league, viewer
 # --- Downloads ----------------------------------------------------------------------------------
 
 
-def test_downloads_hold_only_visible_series_and_never_links(league, viewer, outsider, quick_series):
+@pytest.mark.django_db(transaction=True)
+def test_downloads_hold_only_visible_series_and_never_links(
+    league, viewer, outsider, quick_series, exports_storage
+):
     series = finished_series(league=league, names=LEAGUE_NAMES)
-    response = logged_in(viewer).get("/history/export.json")
+    response = export_downloaded(logged_in(viewer), "/history/export.json")
     assert response["Content-Disposition"] == 'attachment; filename="kozel-history.json"'
     text = streamed(response)
     data = json.loads(text)
     assert [item["id"] for item in data["series"]] == [series.pk]
     assert data["secrets"] is False and series.score_token not in text
-    assert json.loads(streamed(logged_in(outsider).get("/history/export.json")))["series"] == []
-    rows = streamed(logged_in(viewer).get("/history/export.csv")).splitlines()
+    nothing = export_downloaded(logged_in(outsider), "/history/export.json")
+    assert json.loads(streamed(nothing))["series"] == []
+    rows = streamed(export_downloaded(logged_in(viewer), "/history/export.csv")).splitlines()
     assert len(rows) == 3 and rows[1].startswith(f"{series.pk},")
     assert rows[2] == "# end of export: 1 series"
 
@@ -278,14 +283,15 @@ def test_a_series_downloads_as_csv_and_json(league, viewer, outsider):
     assert logged_in(outsider).get(f"/series/{series.pk}/export.json").status_code == 404
 
 
-def test_downloads_honour_the_filters_and_refuse_bad_ones(league, viewer):
+@pytest.mark.django_db(transaction=True)
+def test_downloads_honour_the_filters_and_refuse_bad_ones(league, viewer, exports_storage):
     finished_series(league=league, names=LEAGUE_NAMES)
     duel = start_series(mode="duel", names=("Lena", "Oleg"), league=league)
     client = logged_in(viewer)
-    data = json.loads(streamed(client.get("/history/export.json?mode=duel")))
+    data = json.loads(streamed(export_downloaded(client, "/history/export.json?mode=duel")))
     assert [item["id"] for item in data["series"]] == [duel.pk]
     assert client.get("/history/export.csv?start=never").status_code == 422
-    assert client.get("/history/export.json?end=9999-12-31").status_code == 422
+    assert client.post("/history/export.json?end=9999-12-31").status_code == 422
 
 
 # --- A constant number of queries ----------------------------------------------------------------

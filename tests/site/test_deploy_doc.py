@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = (ROOT / "docs" / "DEPLOY.md").read_text()
 SCRIPT = (ROOT / "deploy" / "try-deploy.sh").read_text()
 READ = (
-    r"(?:environ\.get|environ\[|getenv|envint|envbool|envlist|envlevel|_int)"
+    r"(?:environ\.get|environ\[|getenv|envint|envfloat|envbool|envlist|envlevel|_int)"
     r"""\(?\s*["']([A-Z_]+)["']"""
 )
 
@@ -76,6 +76,9 @@ TRIED = {
     ),
     "BIND=127.0.0.1:8002 .venv/bin/gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi": (
         'BIND="127.0.0.1:$port" "$BIN/gunicorn" -c kozel_site/gunicorn.conf.py kozel_site.wsgi'
+    ),
+    ".venv/bin/python manage.py db_worker --no-reload": (
+        '"$PYTHON" manage.py db_worker --no-reload'
     ),
     "curl -fsS http://127.0.0.1:8001/healthz": "curl -fsS http://127.0.0.1:$port/healthz",
     'pg_dump -Fc -f kozel-$(date +%F).dump "$DATABASE_URL"': (

@@ -1,13 +1,14 @@
 """Refusals in the site's own pages, in the person's language: a form the CSRF check refused
-(403), a forbidden action (403), a missing page (404), a broken view (500). And the referrer
-policy that lets the invite and public pages' forms through the CSRF check."""
+(403), a forbidden action (403), a missing page (404), a broken view (500), a database that did
+not answer (503). And the referrer policy that lets the invite and public pages' forms through
+the CSRF check."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 from django.test import Client
@@ -15,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import include, path
 from django.utils import translation
 
+from kozel_site import urls as site_urls
 from scoring.leagues import services as league_services
 from scoring.models import Membership
 from tests.helpers import html, logged_in
@@ -24,7 +26,16 @@ def boom(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("the view broke")
 
 
-urlpatterns = [path("boom/", boom), path("", include("kozel_site.urls"))]
+def database_gone(request: HttpRequest) -> HttpResponse:
+    raise OperationalError("server closed the connection unexpectedly")
+
+
+urlpatterns = [
+    path("boom/", boom),
+    path("gone/", database_gone),
+    path("", include("kozel_site.urls")),
+]
+handler500 = site_urls.handler500  # the site's own, with this test's pages
 
 RUSSIAN = {"HTTP_ACCEPT_LANGUAGE": "ru"}
 
@@ -188,4 +199,40 @@ def test_the_500_page_renders_without_a_request_or_the_database(db):
     with CaptureQueriesContext(connection) as queries, translation.override("en"):
         page = loader.get_template("500.html").render()
     assert "Something went wrong" in page
+    assert len(queries) == 0
+
+
+# A database that did not answer ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "language", "words"),
+    [
+        ({}, "en", ("Back in a moment", "was not saved yet", "Try again in a moment")),
+        (RUSSIAN, "ru", ("Скоро вернёмся", "ещё не сохранено", "Попробуйте ещё раз через минуту")),
+    ],
+)
+def test_a_request_the_database_did_not_answer_gets_the_try_again_page(
+    broken_site, db, headers, language, words
+):
+    response = Client(raise_request_exception=False).get("/gone/", **headers)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5" and "no-store" in response["Cache-Control"]
+    assert_site_page(response, language)
+    assert all(word in html(response) for word in words)
+    assert "closed the connection" not in html(response) and "Traceback" not in html(response)
+
+
+def test_an_htmx_request_the_database_did_not_answer_gets_the_message_alone(broken_site, db):
+    response = Client(raise_request_exception=False).post("/gone/", headers={"HX-Request": "true"})
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    page = html(response).strip()
+    assert page.startswith('<p class="notice" role="alert">') and "<html" not in page
+    assert "was not saved yet" in page
+
+
+def test_the_503_page_renders_without_a_request_or_the_database(db):
+    with CaptureQueriesContext(connection) as queries, translation.override("en"):
+        page = loader.get_template("503.html").render({"fragment": False})
+    assert "Back in a moment" in page
     assert len(queries) == 0

@@ -40,7 +40,7 @@ from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
 from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
-from scoring.models import MAX_ID, Deal, League, Membership, Player, Role, Series, new_token
+from scoring.models import MAX_ID, Deal, Export, League, Membership, Player, Role, Series, new_token
 from tests.helpers import (
     PARAMETER,
     Endpoint,
@@ -343,6 +343,8 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "series_sheet": (),
     "series_export_csv": (),
     "series_export_json": (),
+    "export_detail": (),
+    "export_download": (),
     "player_detail": (),
     "league_list": (),
     "league_new": ("next",),
@@ -473,7 +475,9 @@ def site(league, owner, outsider) -> Site:
     )
     event = event_services.share_renew(event=make_event(league, 4, rounds=1))
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
+    backup = Export.objects.create(kind=Export.Kind.HISTORY_JSON, user=owner)  # not made yet
     arguments = {
+        "export": [backup.pk],
         "event": [event.pk],  # a club night
         "change": [merge.pk],  # a league's change (a merge), undone by its own URL
         "event share": [event.share_token],
@@ -497,7 +501,12 @@ def site(league, owner, outsider) -> Site:
 def argument_kind(route: str, parameter: str) -> str:
     """Which real objects a path argument names, from where it stands in the route."""
     if parameter == "pk":
-        for prefix, kind in (("series/", "series"), ("leagues/", "league"), ("players/", "player")):
+        for prefix, kind in (
+            ("series/", "series"),
+            ("leagues/", "league"),
+            ("players/", "player"),
+            ("exports/", "export"),
+        ):
             if route.startswith(prefix):
                 return kind
     if parameter == "token":

@@ -13,19 +13,17 @@ import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.helpers import ROOT, manage
+from tests.helpers import ROOT, Browser, csrf_token, form_value, free_port, manage
 
 PASSWORD = "multi-process-password-7Qz"
 START_TIMEOUT = 60
@@ -43,73 +41,6 @@ series = services.series_start(
 )
 print("GAME", series.pk, series.score_token)
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@dataclass
-class Browser:
-    """A phone's browser, reduced to what matters here: its cookies, sent to every server."""
-
-    cookies: dict[str, str] = field(default_factory=dict)
-
-    def request(
-        self,
-        port: int,
-        method: str,
-        path: str,
-        data: dict | None = None,
-        headers: dict | None = None,
-    ):
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT)
-        headers = {
-            "Host": f"127.0.0.1:{port}",
-            "X-Forwarded-Proto": "https",  # as the TLS-terminating proxy would say
-            "Referer": f"https://127.0.0.1:{port}{path}",
-            **(headers or {}),
-        }
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if data is not None:
-            body = urlencode(data)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            content = response.read().decode()
-        finally:
-            connection.close()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            name, _, rest = header.partition("=")
-            value = rest.split(";", 1)[0]
-            if value and "max-age=0" not in header.lower():
-                self.cookies[name] = value
-            else:
-                self.cookies.pop(name, None)
-        return response.status, response.headers, content
-
-    def get(self, port: int, path: str):
-        return self.request(port, "GET", path)
-
-    def post(self, port: int, path: str, data: dict):
-        return self.request(port, "POST", path, data)
-
-
-def csrf_token(html: str) -> str:
-    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
-    assert match, "the page has a form with a CSRF token"
-    return match.group(1)
-
-
-def form_value(html: str, name: str) -> str:
-    match = re.search(rf'name="{name}" value="([^"]*)"', html)
-    assert match, f"the page has a {name} field"
-    return match.group(1)
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,18 @@ from django.contrib.auth import get_user_model
 
 from scoring import languages, privacy
 from scoring.leagues import services as league_services
-from scoring.models import DealEvent, Event, LeagueEvent, Membership, Player, Series
+from scoring.models import DealEvent, Event, Export, LeagueEvent, Membership, Player, Series
 from scoring.table import services
 from tests.helpers import (
     PASSWORD,
+    export_downloaded,
     finished,
     html,
     logged_in,
     make_event,
     record,
     start_series,
+    streamed,
 )
 
 pytestmark = pytest.mark.django_db
@@ -48,11 +50,13 @@ def history(league, owner, scorer):
     return {"played": played, "game": game, "player": serezha}
 
 
-def test_the_download_holds_everything_about_me(history, scorer, league):
-    response = logged_in(scorer).get("/accounts/data/")
-    assert response.status_code == 200
+@pytest.mark.django_db(transaction=True)
+def test_the_download_holds_everything_about_me(history, scorer, league, exports_storage):
+    client = logged_in(scorer)
+    assert "Make the file" in html(client.get("/accounts/data/"))  # a GET only asks
+    response = export_downloaded(client, "/accounts/data/")
     assert response["Content-Disposition"].startswith("attachment;")
-    data = json.loads(response.content)
+    data = json.loads(streamed(response))
     assert data["account"]["username"] == "sergei"
     assert data["memberships"] == [
         {
@@ -81,6 +85,8 @@ def test_the_download_of_another_account_holds_nothing_of_mine(history, viewer):
     data = privacy.personal_data(viewer)
     assert data["players_linked"] == data["series_created"] == data["deal_events"] == []
     assert logged_in(None).get("/accounts/data/").status_code == 302
+    assert logged_in(None).post("/accounts/data/").status_code == 302
+    assert not Export.objects.exists()
 
 
 def test_deleting_my_account_keeps_the_games_under_the_typed_names(history, scorer, league):
@@ -127,11 +133,14 @@ def test_the_only_owner_must_hand_the_league_over_first(league, owner, scorer):
     assert not get_user_model().objects.filter(pk=owner.pk).exists()
 
 
-def test_the_download_holds_my_settings_and_the_club_nights_i_started(league, scorer):
+@pytest.mark.django_db(transaction=True)
+def test_the_download_holds_my_settings_and_the_club_nights_i_started(
+    league, scorer, exports_storage
+):
     languages.account_language_set(user=scorer, language="uk")
     night = make_event(league, 8, rounds=1)
     Event.objects.filter(pk=night.pk).update(created_by=scorer)
-    data = json.loads(logged_in(scorer).get("/accounts/data/").content)
+    data = json.loads(streamed(export_downloaded(logged_in(scorer), "/accounts/data/")))
     assert data["settings"] == {"language": "uk"}
     assert [(n["id"], n["name"]) for n in data["club_nights_created"]] == [
         (night.pk, "Friday night")
@@ -161,3 +170,13 @@ def test_a_deleted_account_leaves_no_id_in_the_merges_and_no_link_anywhere(leagu
     restored = league_services.merge_undo(league=league, event_id=merge.pk, user=owner)
     assert (restored.name, restored.user_id) == ("Serezha", None)
     assert "Serezha" in html(client.get(f"/leagues/{league.pk}/players/"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_deleting_my_account_deletes_my_downloads_and_their_files(scorer, exports_storage):
+    client = logged_in(scorer)
+    streamed(export_downloaded(client, "/accounts/data/"))
+    files = list(exports_storage.iterdir())
+    assert len(files) == 1
+    assert client.post("/accounts/delete/", {"password": PASSWORD}).status_code == 302
+    assert not Export.objects.exists() and not files[0].exists()

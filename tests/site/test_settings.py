@@ -41,6 +41,9 @@ VARIABLES = [
     "DATABASE_POOL",
     "DATABASE_POOL_MIN_SIZE",
     "DATABASE_POOL_MAX_SIZE",
+    "DATABASE_POOL_TIMEOUT",
+    "GUNICORN_THREADS",
+    "EXPORTS_ROOT",
     "CONN_MAX_AGE",
     "SQLITE_SYNCHRONOUS",
 ]
@@ -240,10 +243,17 @@ def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(m
 def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
     url = "postgres://kozel@db.example.org:5432/kozel"
     database = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
-    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 10}
+    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 2.0}
     assert database["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not the request
+    assert database["CONN_HEALTH_CHECKS"] is True  # Django's pool then checks each one it lends
     sized = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_MAX_SIZE="8")
     assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 8
+    threads = production(monkeypatch, DATABASE_URL=url, GUNICORN_THREADS="6")
+    assert threads["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 6
+    quick = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0.5")
+    assert quick["DATABASES"]["default"]["OPTIONS"]["pool"]["timeout"] == 0.5
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_TIMEOUT"):
+        production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0")
     plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
     assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
     assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
@@ -258,3 +268,11 @@ def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
     assert "synchronous=FULL" in full["init_command"]
     with pytest.raises(ImproperlyConfigured, match="SQLITE_SYNCHRONOUS"):
         production(monkeypatch, SQLITE_SYNCHRONOUS="off")
+
+
+def test_gunicorn_refuses_more_threads_than_the_database_pool_lends():
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "kozel_site/gunicorn.conf.py"))
+    pooled = {"ENGINE": "django.db.backends.postgresql", "OPTIONS": {"pool": {"max_size": 4}}}
+    assert "Set DATABASE_POOL_MAX_SIZE to 8 or more" in conf["pool_refusal"](8, pooled)
+    assert conf["pool_refusal"](4, pooled) is None
+    assert conf["pool_refusal"](8, {"ENGINE": "django.db.backends.sqlite3"}) is None  # no pool

@@ -1,0 +1,305 @@
+"""Exports made off the request: a history as JSON or CSV, and an account's own data.
+
+A whole league's JSON is tens of megabytes and takes seconds to write; written by the request, it
+held a web worker for as long and was cut off at the worker's timeout. So a request only asks
+(``export_request``): what it may see is written down then (``history_scope``), an ``Export`` row
+is made and a task queued with Django's tasks framework (the django-tasks backport, its database
+backend: ``manage.py db_worker`` runs the tasks, one at a time, beside the web servers). The
+task writes the whole document, gzipped, to a temporary file and only then into the exports
+storage, so a file there is always whole (a JSON ends with ``"complete": true``, a CSV with its
+end line). The page of the export refreshes itself until the file is there; only who asked may
+have it (``exports_held``), as it is kept to a browser that takes gzip, else unpacked on the way,
+its length said either way; ``KEEP`` after it is done the file and its row are gone.
+
+Limits (``export_refusal``): one export at a time per person (an account, or a browser's session
+without one) and ``PER_ADDRESS`` at a time from one network (``clients.client_network``) for
+requests without an account, which can make a new session at will.
+
+A whole league (its club nights and change log beside its series, what ``import_history``
+restores as the league) is written only for its owners: the owner is the one who can move or
+restore a league, and its change log names members' accounts. Other members get the series they
+see, as on the pages.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.files import File
+from django.core.management import call_command
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django_tasks import task
+
+from scoring import privacy
+from scoring.backup.csv_export import BOM, history_csv
+from scoring.backup.json_export import export_json
+from scoring.clients import client_network
+from scoring.history.selectors import history_filter
+from scoring.models import Export, League, Membership, Role, Series, exports_storage
+from scoring.table.selectors import visible_series
+
+#: How long a finished export stays to be downloaded.
+KEEP = timedelta(hours=1)
+#: An export neither done nor failed after this long was lost (its worker was killed): it no
+#: longer counts against its owner's limit, and its page says to ask again.
+LOST = timedelta(minutes=30)
+#: Exports waiting or being made at once from one network, for requests without an account.
+PER_ADDRESS = 3
+#: The browser's own exports, for a visitor without an account (newest last).
+SESSION_EXPORTS = "exports"
+REMEMBERED = 20
+#: The history filters an export keeps (the page cursors are not filters).
+FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
+DATES = ("start", "end")
+
+WAITING, RUNNING, DONE, FAILED = "waiting", "running", "done", "failed"
+
+
+class ExportRefused(Exception):
+    """This request may not ask for an export now; ``str(error)`` says why."""
+
+    def __init__(self, message: str, *, current: Export | None = None) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+def _digest(address: str) -> str:
+    """The network kept only as a digest: the limit needs to compare it, not to read it."""
+    return hashlib.sha256(f"exports:{address}".encode()).hexdigest()[:32]
+
+
+def _user(request: HttpRequest) -> User | None:
+    user = request.user
+    return user if isinstance(user, User) else None
+
+
+def _unfinished() -> QuerySet[Export]:
+    return Export.objects.filter(
+        finished_at__isnull=True, created_at__gt=timezone.now() - LOST
+    ).order_by("created_at")
+
+
+def exports_held(request: HttpRequest) -> QuerySet[Export]:
+    """The exports this request may have: its account's, and those its browser asked for
+    without one (remembered in its session)."""
+    condition = Q(pk__in=request.session.get(SESSION_EXPORTS, []), user__isnull=True)
+    user = _user(request)
+    if user is not None:
+        condition |= Q(user=user)
+    return Export.objects.filter(condition)
+
+
+def export_refusal(request: HttpRequest) -> ExportRefused | None:
+    """Why this request may not ask for an export now, or None when it may."""
+    current = _unfinished().filter(pk__in=exports_held(request).values("pk")).first()
+    if current is not None:
+        return ExportRefused(
+            _("A download you asked for is still being made: wait for it, then ask again."),
+            current=current,
+        )
+    if _user(request) is None:
+        nearby = _unfinished().filter(user__isnull=True, address=_digest(client_network(request)))
+        if nearby.count() >= PER_ADDRESS:
+            return ExportRefused(
+                _(
+                    "Several downloads asked for from your network are being made. "
+                    "Try again in a few minutes, or log in."
+                )
+            )
+    return None
+
+
+def owned_leagues(request: HttpRequest) -> QuerySet[League]:
+    """The leagues this request's account owns: those a download may write whole."""
+    user = _user(request)
+    if user is None:
+        return League.objects.none()
+    return League.objects.filter(memberships__user=user, memberships__role=Role.OWNER)
+
+
+def history_scope(request: HttpRequest, filters: dict[str, Any]) -> dict[str, Any]:
+    """What a history export of this request holds: the series it may see now, as its leagues
+    and its other series (the quick games of its links: a few hundred at most), narrowed by the
+    history's ``filters`` (a ``HistoryFilterForm``'s cleaned data), and the leagues it owns."""
+    user = _user(request)
+    roles = Membership.objects.filter(user=user) if user is not None else Membership.objects.none()
+    leagues = sorted(roles.values_list("league_id", flat=True))
+    return {
+        "leagues": leagues,
+        "series": sorted(
+            visible_series(request).exclude(league_id__in=leagues).values_list("pk", flat=True)
+        ),
+        "owned": sorted(owned_leagues(request).values_list("pk", flat=True)),
+        "filters": {
+            name: value.isoformat() if isinstance(value, date) else value
+            for name, value in filters.items()
+            if name in FILTERS and value not in (None, "")
+        },
+        "language": translation.get_language(),
+    }
+
+
+def scope_series(scope: dict[str, Any]) -> QuerySet[Series]:
+    """The series a history export's ``scope`` holds, as they are now."""
+    series = Series.objects.filter(Q(league_id__in=scope["leagues"]) | Q(pk__in=scope["series"]))
+    filters = {
+        name: date.fromisoformat(value) if name in DATES else value
+        for name, value in scope["filters"].items()
+    }
+    return history_filter(series, filters)
+
+
+@transaction.atomic
+def export_request(*, kind: str, user: User | None, address: str, scope: dict[str, Any]) -> Export:
+    """A new export of ``kind``, queued for the task worker (row and task in one transaction:
+    the worker never finds a task without its export)."""
+    export = Export.objects.create(
+        kind=kind,
+        user=user,
+        address="" if user is not None else _digest(address),
+        scope=scope,
+    )
+    export_make.enqueue(str(export.pk))
+    return export
+
+
+def export_ask(request: HttpRequest, *, kind: str, scope: dict[str, Any]) -> Export:
+    """This request's export of ``kind``, queued; ``ExportRefused`` when it may not ask now."""
+    refusal = export_refusal(request)
+    if refusal is not None:
+        raise refusal
+    user = _user(request)
+    export = export_request(kind=kind, user=user, address=client_network(request), scope=scope)
+    if user is None:
+        held = [pk for pk in request.session.get(SESSION_EXPORTS, []) if pk != str(export.pk)]
+        request.session[SESSION_EXPORTS] = [*held, str(export.pk)][-REMEMBERED:]
+    return export
+
+
+@dataclass(frozen=True)
+class ExportState:
+    """What an export's page says about it."""
+
+    export: Export
+    state: str  # WAITING, RUNNING, DONE or FAILED
+    ahead: int = 0  # exports queued before it, while it waits
+    kept_until: datetime | None = None  # when a finished file goes
+
+    @property
+    def finished(self) -> bool:
+        return self.state in (DONE, FAILED)
+
+
+def export_state(export: Export) -> ExportState:
+    if export.failed:
+        return ExportState(export, FAILED)
+    if export.finished_at is not None:
+        return ExportState(export, DONE, kept_until=export.finished_at + KEEP)
+    if export.created_at <= timezone.now() - LOST:
+        return ExportState(export, FAILED)
+    if export.started_at is not None:
+        return ExportState(export, RUNNING)
+    ahead = _unfinished().filter(started_at__isnull=True, created_at__lt=export.created_at)
+    return ExportState(export, WAITING, ahead=ahead.count())
+
+
+def download_name(export: Export) -> str:
+    """The file name a finished export is saved under by the browser."""
+    if export.kind == Export.Kind.ACCOUNT:
+        day = timezone.localdate(export.created_at).isoformat()
+        return f"kozel-account-{export.user_id}-{day}.json"
+    return "kozel-history.csv" if export.kind == Export.Kind.HISTORY_CSV else "kozel-history.json"
+
+
+def content_type(export: Export) -> str:
+    if export.kind == Export.Kind.HISTORY_CSV:
+        return "text/csv; charset=utf-8"
+    return "application/json; charset=utf-8"
+
+
+def _pieces(export: Export) -> Iterable[str]:
+    """The document of ``export``, in pieces."""
+    if export.kind == Export.Kind.ACCOUNT:
+        if export.user is None:
+            raise ValueError(f"export {export.pk}: an account's data needs its account")
+        document = privacy.personal_data(export.user)
+        yield json.dumps(document, ensure_ascii=False, indent=2, sort_keys=True)
+        return
+    series = scope_series(export.scope)
+    if export.kind == Export.Kind.HISTORY_CSV:
+        yield BOM
+        yield from history_csv(series)
+        return
+    owned = League.objects.filter(pk__in=export.scope["owned"])
+    yield from export_json(series, secrets=False, whole=owned)
+
+
+@task()
+def export_make(export_id: str) -> int:
+    """The task: write the export's whole document, then put it where it is downloaded from.
+    Returns its size in bytes (0 when the export is gone)."""
+    export = Export.objects.filter(pk=export_id).select_related("user").first()
+    if export is None:
+        return 0
+    Export.objects.filter(pk=export.pk).update(started_at=timezone.now())
+    try:
+        with (
+            translation.override(export.scope.get("language")),
+            tempfile.TemporaryFile() as spool,
+        ):
+            # Kept gzipped: a tenth of the bytes to keep and to send, compressed once here
+            # rather than by a web worker at every download.
+            size = 0
+            with gzip.GzipFile(fileobj=spool, mode="wb", compresslevel=6) as packed:
+                for piece in _pieces(export):
+                    data = piece.encode()
+                    packed.write(data)
+                    size += len(data)
+            suffix = "csv" if export.kind == Export.Kind.HISTORY_CSV else "json"
+            name = exports_storage().save(f"{export.pk}.{suffix}.gz", File(spool))
+    except BaseException:
+        Export.objects.filter(pk=export.pk).update(failed=True, finished_at=timezone.now())
+        raise
+    done = Export.objects.filter(pk=export.pk).update(
+        file=name, size=size, finished_at=timezone.now()
+    )
+    if not done:  # pruned as lost while it was being made: nobody can have it
+        exports_storage().delete(name)
+    exports_prune.using(run_after=timezone.now() + KEEP).enqueue()
+    return size
+
+
+def exports_delete(exports: QuerySet[Export]) -> int:
+    """Delete ``exports`` and their files; how many there were."""
+    count = 0
+    for export in exports:
+        if export.file:
+            exports_storage().delete(export.file)
+        export.delete()
+        count += 1
+    return count
+
+
+@task()
+def exports_prune() -> int:
+    """The task each export queues to run ``KEEP`` after it is done: delete every export done
+    that long ago (or lost), with its file, and the task results of days ago."""
+    now = timezone.now()
+    old = Export.objects.filter(
+        Q(finished_at__lte=now - KEEP) | Q(finished_at__isnull=True, created_at__lte=now - LOST)
+    )
+    count = exports_delete(old)
+    call_command("prune_db_task_results", min_age_days=1, verbosity=0)
+    return count
