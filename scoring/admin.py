@@ -30,6 +30,7 @@ from scoring.models import (
     Event,
     EventRound,
     EventTable,
+    EventTableLink,
     Export,
     League,
     LeagueEvent,
@@ -172,6 +173,15 @@ class EventTableAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("club night"))
     def club_night(self, table: EventTable) -> Event:
         return table.round.event
+
+
+@admin.register(EventTableLink)
+class EventTableLinkAdmin(ReadOnlyAdmin):
+    """A table's link for the evening: its number shown, its token (a key) not."""
+
+    list_display = ["id", "event", "number"]
+    list_select_related = ["event"]
+    exclude = ["token"]
 
 
 @admin.register(AccountSettings)

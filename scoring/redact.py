@@ -1,6 +1,7 @@
 """Secret tokens taken out of what goes into logs: one function for every log line.
 
-A score, watch, invite, public-standings, public club-night or password-reset link is a key:
+A score, watch, invite, public-standings, public club-night, club-night table or password-reset
+link is a key:
 whoever reads it in a log can score the game, see the league or set the account's password. Log
 lines name the path of the request (gunicorn's access log, the request context of the app's own
 records), so the secret parts of such a path (every URL argument that
@@ -17,9 +18,11 @@ SECRET = "[secret]"
 _SLASH = r"(?:/|%2[Ff])"
 # One path segment: anything up to the next slash (encoded or not), query or fragment.
 _SEGMENT = r"(?:[^/?#&\s\"'%]|%(?!2[Ff])[0-9A-Fa-f]{0,2})+"
-# A link's token: /join/…, /invite/…, /public/… (standings and history), /public/events/….
+# A link's token: /join/…, /invite/…, /public/… (standings and history), /public/events/…,
+# /tables/… (a club night's table).
 _TOKEN_PATH = re.compile(
-    rf"(?P<before>{_SLASH}(?:join|invite|public(?:{_SLASH}events)?){_SLASH})(?P<secret>{_SEGMENT})"
+    rf"(?P<before>{_SLASH}(?:join|invite|tables|public(?:{_SLASH}events)?){_SLASH})"
+    rf"(?P<secret>{_SEGMENT})"
 )
 # A password reset's account (its id in base64) and token: /password/reset/<uidb64>/<token>/.
 _RESET_PATH = re.compile(

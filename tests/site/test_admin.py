@@ -36,8 +36,8 @@ pytestmark = pytest.mark.django_db
 #: unless this test is told otherwise).
 READ_ONLY = {
     "series", "seat", "deal", "dealevent", "player", "membership", "league", "leagueevent",
-    "runningtotal", "pairresult", "event", "eventround", "eventtable", "accountsettings",
-    "export",
+    "runningtotal", "pairresult", "event", "eventround", "eventtable", "eventtablelink",
+    "accountsettings", "export",
 }  # fmt: skip
 
 

@@ -40,7 +40,18 @@ from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
 from scoring.leagues import services as league_services
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
-from scoring.models import MAX_ID, Deal, Export, League, Membership, Player, Role, Series, new_token
+from scoring.models import (
+    MAX_ID,
+    Deal,
+    EventTableLink,
+    Export,
+    League,
+    Membership,
+    Player,
+    Role,
+    Series,
+    new_token,
+)
 from tests.helpers import (
     PARAMETER,
     Endpoint,
@@ -149,6 +160,7 @@ def world(league, owner, scorer, viewer, outsider) -> World:
         for token in itertools.chain(
             Series.objects.values_list("score_token", "watch_token"),
             League.objects.values_list("invite_token", "share_token"),
+            EventTableLink.objects.values_list("token", "token"),
         )
         for token in token
         if token
@@ -386,6 +398,8 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "event_share": (),
     "event_share_revoke": (),
     "event_public": ("present",),
+    "table_link": (),
+    "table_live": ("version",),
     "account": (),
     "account_data": (),
     "account_delete": (),
@@ -474,6 +488,8 @@ def site(league, owner, outsider) -> Site:
         league=league, source_id=zed.pk, target_id=mine.seats.first().player_id, user=owner
     )
     event = event_services.share_renew(event=make_event(league, 4, rounds=1))
+    clients["table phone"] = Client()  # a club night's table, opened for the evening
+    clients["table phone"].post(event.table_links.get(number=1).get_absolute_url())
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     backup = Export.objects.create(kind=Export.Kind.HISTORY_JSON, user=owner)  # not made yet
     arguments = {
@@ -481,6 +497,7 @@ def site(league, owner, outsider) -> Site:
         "event": [event.pk],  # a club night
         "change": [merge.pk],  # a league's change (a merge), undone by its own URL
         "event share": [event.share_token],
+        "table": list(event.table_links.values_list("token", flat=True)),
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
         "player": players,
@@ -515,6 +532,7 @@ def argument_kind(route: str, parameter: str) -> str:
             ("invite/", "invite"),
             ("public/events/", "event share"),
             ("public/", "share"),
+            ("tables/", "table"),
         ):
             if route.startswith(prefix):
                 return kind
