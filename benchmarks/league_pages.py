@@ -1,6 +1,7 @@
 """Benchmark of the league pages: the demo league (about 150,000 deals) against a 100-deal one.
 
-Builds, or reuses when they are already there, two SQLite databases under /tmp: the demo league
+Builds, or reuses when they are already there, two SQLite databases in ``$BENCH_DIR`` (default
+``/tmp``): the demo league
 (``scoring.demo``: 200 players, 5,000 series) and the same generator stopped after 100 deals.
 Each size runs in its own process (one ``DATABASE_URL`` each), logged in as the league's owner
 through Django's test client, and times every page: the median of several requests after one
@@ -33,9 +34,10 @@ sys.path.insert(0, str(ROOT))
 
 from quick import QUICK, scaled, tag  # noqa: E402
 
+BENCH_DIR = Path(os.environ.get("BENCH_DIR", "/tmp"))
 DATABASES = {
-    "demo": Path(f"/tmp/kozel_bench_league_demo{tag()}.sqlite3"),
-    "small": Path(f"/tmp/kozel_bench_league_100{tag()}.sqlite3"),
+    "demo": BENCH_DIR / f"kozel_bench_league_demo{tag()}.sqlite3",
+    "small": BENCH_DIR / f"kozel_bench_league_100{tag()}.sqlite3",
 }
 REPEATS = scaled(40, 2)
 ROUNDS = scaled(3, 1)
