@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from scoring.collation import name_sort_key
-
-if TYPE_CHECKING:
-    from scoring.leagues.standings import PlayerRow
+from scoring.leagues.rows import PlayerRow
 
 RATING_BASE = 1000
 RATING_SCALE = 25

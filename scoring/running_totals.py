@@ -1,19 +1,24 @@
 """A league's running totals: per player, after each finished series, everything counted so far.
 
 The standings count finished series in the order they finished, ``(finished_at, pk)``. For each
-one, ``totals_update`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
+one, ``totals_fold`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
 (series played, won, goat, defeat points, eggs, naked deals) over every series of the league up
 to and including it, the same over the series of its ruleset, and the openskill rating after it
 (ratings depend on the order); and a ``PairResult`` row per partnership of a two-teams series.
 A standings view under any filter then costs a few index seeks per player, whatever the size
-of the league (``standings``).
+of the league (``leagues.standings``), and only reads.
 
-``League.totals_until`` marks how far the rows are valid. A change to a finished series (a deal
-of it undone or edited, a finished game moved in, a series finishing "in the past" because two
-app servers' clocks disagree) goes through ``table.services.results_changed``, which deletes the
-rows from that series' position on and moves the mark back; the next view folds only the series
-after the mark. So "finish, undo, finish again" folds one series, and an edit of a series long
-ago refolds the series after it (not the ones before).
+``League.totals_until`` marks how far the rows are valid. Every write that finishes or changes a
+finished league series (a deal recorded, undone or edited, a finished game moved in, players
+merged) ends with ``table.services.results_changed``, which deletes the rows from that series'
+position on, moves the mark back and folds again from there, in the write's transaction. So a
+series that ends folds alone, "finish, undo, finish again" folds one series, and an edit of a
+series long ago refolds the series after it (not the ones before). Writers of many series at
+once (the import, the demo league) fold once at their end; ``manage.py fold_standings`` folds
+whatever a release or a repair left behind.
+
+Here rather than in ``leagues``: the table's writes fold, and ``table`` imports no part of
+``leagues`` (they import it).
 """
 
 from __future__ import annotations
@@ -27,9 +32,9 @@ from django.db import connection, transaction
 from django.db.models import QuerySet
 
 from scoring import rules
-from scoring.leagues.ratings import RatingState, SeatResult, rate_match
-from scoring.models import League, PairResult, RunningTotal, Seat, Series
+from scoring.models import League, PairResult, RunningTotal, Seat
 from scoring.modes import Mode
+from scoring.ratings import RatingState, SeatResult, rate_match
 from scoring.rulesets import ruleset_key
 
 #: One row per seat of a finished series, as the fold reads them.
@@ -114,34 +119,13 @@ def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
     )
 
 
-def totals_update(league: League) -> int:
-    """Fold the league's finished series after ``totals_until`` into running totals; how many.
-
-    Reads the mark afresh (``league`` may have been loaded before a change) and leaves it, with
-    the rulesets played, on ``league``. When something is to fold, locks the league's row (the
-    writers of ``results_changed`` lock it too), so a fold never writes rows for a series that
-    changed meanwhile.
-    """
-    mark = League.objects.filter(pk=league.pk).values_list(*MARK).get()
-    if _pending(league.pk, mark[:2]):
-        with transaction.atomic():
-            locked = League.objects.select_for_update().get(pk=league.pk)
-            folded = _fold(locked, (locked.totals_until, locked.totals_until_series))
-            mark = tuple(getattr(locked, name) for name in MARK)
-    else:
-        folded = 0
-    league.totals_until, league.totals_until_series, league.totals_rulesets = mark
-    return folded
-
-
-def _pending(league_id: int, until: tuple) -> bool:
-    """Whether a finished series of the league comes after ``until`` (one index seek)."""
-    query = Series.objects.filter(league_id=league_id, finished=True)
-    if until[0] is not None:
-        at, pk = until
-        # A range on the index (league, finished_at), then the few series at ``at`` left out.
-        query = query.filter(finished_at__gte=at).exclude(finished_at=at, pk__lte=pk)
-    return query.exists()
+@transaction.atomic
+def totals_fold(*, league_id: int) -> int:
+    """Fold the league's finished series after its ``totals_until`` mark into running totals;
+    how many. Locks the league's row (``results_changed``, its caller, holds it already), so
+    folds and the writes that move the mark back never interleave."""
+    league = League.objects.select_for_update().only(*MARK).get(pk=league_id)
+    return _fold(league, (league.totals_until, league.totals_until_series))
 
 
 def _fold(league: League, until: tuple) -> int:
