@@ -36,7 +36,8 @@ from django.db.models.functions import Cast
 
 from scoring import rules, running_totals
 from scoring.days import day_start, next_day_start
-from scoring.leagues.ranking import rank_key
+from scoring.leagues import ranking
+from scoring.leagues.ranking import Ranking, rank_key
 from scoring.leagues.rows import PairRow, PlayerRow
 from scoring.models import League, PairResult, Player, RunningTotal, Seat
 from scoring.ratings import Rating
@@ -277,6 +278,23 @@ def league_standings(league: League, flt: StandingsFilter, everyone: bool = Fals
         pairs=pairs,
         rulesets=ruleset_choices(league),
     )
+
+
+def ranked_standings(
+    league: League, flt: StandingsFilter, *, sort: str, everyone: bool
+) -> tuple[Standings, Ranking]:
+    """The standings under ``flt`` and their players ranked, sorted by ``sort`` (a key of
+    ``ranking.SORTS``): the best ``TOP_PLAYERS`` of them, or all of them with ``everyone``."""
+    # Another sort than the rank picks its first players from all of them.
+    every_row = everyone or sort != ranking.DEFAULT_SORT
+    table = league_standings(league, flt, everyone=every_row)
+    players = ranking.ranking(
+        table.players,
+        sort=sort,
+        count=table.player_count,
+        limit=None if everyone else TOP_PLAYERS,
+    )
+    return table, players
 
 
 def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:

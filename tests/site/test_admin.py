@@ -16,7 +16,7 @@ from django.contrib.auth.models import Group
 from django.urls import clear_url_caches, reverse
 
 from scoring import languages
-from scoring.leagues import services as league_services
+from scoring.leagues import players as league_players
 from scoring.models import Deal, Membership, Player, Role
 from tests.helpers import PASSWORD, db_snapshot, finished, html, logged_in, make_event
 
@@ -41,7 +41,7 @@ def world(league, owner):
     finished(league, names=("Anna", "Boris"), mode="duel")
     finished(league, names=("Anya", "Vera"), mode="duel")
     players = {p.name: p for p in Player.objects.filter(league=league)}
-    league_services.players_merge(
+    league_players.players_merge(
         league=league, source_id=players["Anya"].pk, target_id=players["Anna"].pk, user=owner
     )
     finished(league, names=("Gleb", "Dima", "Egor", "Fima"))  # two teams: a pair's result
