@@ -29,10 +29,10 @@ from datetime import datetime
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from scoring import rules
-from scoring.models import League, PairResult, RunningTotal, Seat
+from scoring.models import League, PairResult, Player, RunningTotal, Seat
 from scoring.modes import Mode
 from scoring.ratings import RatingState, SeatResult, rate_match
 from scoring.rulesets import ruleset_key
@@ -104,7 +104,8 @@ def rules_key_of(data) -> str:
         return ""
 
 
-def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
+def _pending(league_id: int, until: tuple) -> QuerySet[Seat]:
+    """The seats of the league's finished series after ``until``."""
     seats = Seat.objects.filter(series__league_id=league_id, series__finished=True)
     if until[0] is not None:
         at, pk = until
@@ -112,6 +113,10 @@ def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
         seats = seats.filter(series__finished_at__gte=at).exclude(
             series__finished_at=at, series_id__lte=pk
         )
+    return seats
+
+
+def _pending_seats(seats: QuerySet[Seat]) -> Iterator[tuple]:
     return (
         seats.order_by("series__finished_at", "series_id", "position")
         .values_list(*SEAT_ROW)
@@ -129,6 +134,8 @@ def totals_fold(*, league_id: int) -> int:
 
 
 def _fold(league: League, until: tuple) -> int:
+    pending = _pending(league.pk, until)
+    before = _Before(league.pk, until, pending.values("player_id"))
     players: dict[int, _Player] = {}
     ratings: RatingState = {}
     keys: dict[str, str] = {}
@@ -141,7 +148,7 @@ def _fold(league: League, until: tuple) -> int:
     # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
     numbers: dict[str | None, int] = {}
     for (series_id, finished_at), group in groupby(
-        _pending_seats(league.pk, until), key=lambda row: row[:2]
+        _pending_seats(pending), key=lambda row: row[:2]
     ):
         seats = list(group)
         _id, _at, mode, ruleset, eggs = seats[0][:5]
@@ -151,7 +158,7 @@ def _fold(league: League, until: tuple) -> int:
         key = keys[text]
         if key:
             rulesets.add(key)
-        _load(league.pk, until, [seat[5] for seat in seats], key, players, ratings)
+        _load(before, [seat[5] for seat in seats], key, players, ratings)
         for counter in (None, key):
             if counter not in numbers:
                 numbers[counter] = _series_before(league.pk, until, counter)
@@ -234,20 +241,45 @@ def _write(totals: list[tuple], pairs: list[tuple]) -> None:
     pairs.clear()
 
 
+class _Before:
+    """The players' last rows up to ``until``, where the fold starts from: of the players of the
+    series to fold (``ids``, a subquery), in one query overall and one per ruleset, each an
+    index seek per player. (A query per player and ruleset made a change to a series long ago,
+    which refolds a thousand series and every player, cost seconds.)"""
+
+    def __init__(self, league_id: int, until: tuple, ids: QuerySet) -> None:
+        self.league_id, self.until, self.ids = league_id, until, ids
+        self.rows: dict[str | None, dict[int, RunningTotal]] = {}
+
+    def last(self, pid: int, key: str | None) -> RunningTotal | None:
+        """``pid``'s last row up to ``until`` (of ruleset ``key``, or of any)."""
+        if self.until[0] is None:
+            return None
+        if key not in self.rows:
+            # By player only (a player's rows are all of their league's): the seek is on the
+            # player's index, not a walk down the league's.
+            rows = RunningTotal.objects.filter(player_id=OuterRef("pk"))
+            if key is not None:
+                rows = rows.filter(rules_key=key)
+            last = _up_to(rows, self.until).order_by("-finished_at", "-series_id").values("pk")
+            found = Player.objects.filter(pk__in=self.ids).annotate(last=Subquery(last[:1]))
+            ids = [pk for pk in found.values_list("last", flat=True) if pk is not None]
+            self.rows[key] = {row.player_id: row for row in RunningTotal.objects.filter(pk__in=ids)}
+        return self.rows[key].get(pid)
+
+
 def _load(
-    league_id: int,
-    until: tuple,
+    before: _Before,
     ids: list[int],
     key: str,
     players: dict[int, _Player],
     ratings: RatingState,
 ) -> None:
-    """The state before the fold of the players ``ids`` (and of their counts under ``key``),
-    from their last rows up to ``until``: one query per player and ruleset not seen yet."""
+    """The state before the fold of the players ``ids`` (and of their counts under ``key``)."""
     for pid in ids:
         state = players.get(pid)
         if state is None:
-            last = _last_row(league_id, until, pid, None)
+            last = before.last(pid, None)
             if last is None:
                 state = _Player([0] * len(COUNTS), {})
             else:
@@ -256,7 +288,7 @@ def _load(
                     ratings[pid] = (last.mu, last.sigma, last.rated)
             players[pid] = state
         if key not in state.by_rules:
-            last = _last_row(league_id, until, pid, key)
+            last = before.last(pid, key)
             state.by_rules[key] = (
                 [0] * len(COUNTS)
                 if last is None
@@ -281,12 +313,3 @@ def _series_before(league_id: int, until: tuple, key: str | None) -> int:
     field = "league_series" if key is None else "rules_series"
     found = query.order_by("-finished_at", "-series_id").values_list(field, flat=True).first()
     return found or 0
-
-
-def _last_row(league_id: int, until: tuple, pid: int, key: str | None) -> RunningTotal | None:
-    if until[0] is None:
-        return None
-    query = _up_to(RunningTotal.objects.filter(player_id=pid, league_id=league_id), until)
-    if key is not None:
-        query = query.filter(rules_key=key)
-    return query.order_by("-finished_at", "-series_id").first()
