@@ -92,6 +92,26 @@ class Ranking:
     def direction(self) -> str:
         return SORTS[self.sort][1]
 
+    @property
+    def cells(self) -> list[tuple]:
+        """Each row's cells in the table's order: place, name, won, goats, rating (None: none
+        yet), played, win percent, average defeat points (as text), eggs, naked deals."""
+        return [
+            (
+                entry.place,
+                entry.row.name,
+                entry.row.won,
+                entry.row.goats,
+                entry.rating,
+                entry.row.played,
+                entry.row.win_percent,
+                entry.row.average_text,
+                entry.row.eggs,
+                entry.row.naked,
+            )
+            for entry in self.rows
+        ]
+
 
 def ranking(rows: Sequence[PlayerRow], *, sort: str, count: int, limit: int | None) -> Ranking:
     """``rows`` ranked, sorted by ``sort`` and cut to the first ``limit`` (None: all of them).

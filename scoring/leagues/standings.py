@@ -92,6 +92,15 @@ class Standings:
     def hidden_players(self) -> int:
         return self.player_count - len(self.players)
 
+    @property
+    def pair_cells(self) -> list[tuple]:
+        """Each partnership's cells in the table's order: the two names, won, goats, played,
+        win percent, average defeat points (as text)."""
+        return [
+            (p.first, p.second, p.won, p.goats, p.played, p.win_percent, p.average_text)
+            for p in self.pairs
+        ]
+
 
 @dataclass(frozen=True)
 class _Range:
