@@ -229,8 +229,20 @@ def test_the_players_page_is_a_row_per_player_whose_tap_opens_its_changes(open_t
     owner, scorer = make_user("olga"), make_user("sergei")
     league = a_league(owner, series=1)
     Membership.objects.create(league=league, user=scorer, role=Role.SCORER)
-    for name in ("Zhenya", "Ilya", "Kira", "Lev", "Mila", "Nikita", "Oksana", "Pasha"):
+    for name in (
+        "Zhenya",
+        "Ilya",
+        "Kira",
+        "Lev",
+        "Mila",
+        "Nikita",
+        "Oksana",
+        "Pasha",
+        "Raya",
+        "Sava",
+    ):
         Player.objects.create(league=league, name=name)
+    assert Player.objects.filter(league=league).count() == 14
     tab = open_tab()
     tab.login(owner)
     page = tab.page
