@@ -1,16 +1,18 @@
 """Benchmark of the league pages: the demo league (about 150,000 deals) against a 100-deal one.
 
-Builds, or reuses when they are already there, two SQLite databases under /tmp: the demo league
-(``scoring.demo``: 200 players, 5,000 series) and the same generator stopped after 100 deals.
-Each size runs in its own process (one ``DATABASE_URL`` each), logged in as the league's owner
-through Django's test client, and times every page: the median of several requests after one
-warm-up request, in three rounds that alternate the sizes (each figure keeps its best round).
-The standings are read from stored running totals (``scoring.leagues.totals``), so every filter
-costs the same whatever its range: thirteen filters (date ranges, seasons, rulesets), each one's
-first view and then its median. Also timed: the first view right after a series ended (that one
-series is folded in), the views after "finish, undo, finish again", and once more with no
-running totals at all (every series folded, the first view after the migration), which is
-printed apart.
+Builds, or reuses when they are already there, two SQLite databases in ``$BENCH_DIR`` (default
+``/tmp``): the demo league (``scoring.demo``: 200 players, 5,000 series) and the same generator
+stopped after 100 deals. Each size runs in its own process (one ``DATABASE_URL`` each), logged in
+as the league's owner through Django's test client, and times every page: the median of several
+requests after one warm-up request, in three rounds that alternate the sizes (each figure keeps
+its best round). The standings only read the running totals the league's writes fold
+(``scoring.running_totals``), so every filter costs the same whatever its range: thirteen
+filters (date ranges, seasons, rulesets), each one's first view and then its median. Also timed:
+"finish, undo, finish again" (each write, with its fold, then the view after it), and apart,
+without the goal, what a write costs that changes an OLD series and so refolds every series
+finished after it (1, 10, 100, 1,000 of them, and all: a change to the league's first series),
+and the fold of a whole league from nothing (``manage.py fold_standings`` after a release that
+starts the totals afresh).
 
 Prints, per page, both times and the ratio demo / small (the goal is at most 1.5). It never
 asserts a speed.
@@ -33,15 +35,20 @@ sys.path.insert(0, str(ROOT))
 
 from quick import QUICK, scaled, tag  # noqa: E402
 
+BENCH_DIR = Path(os.environ.get("BENCH_DIR", "/tmp"))
 DATABASES = {
-    "demo": Path(f"/tmp/kozel_bench_league_demo{tag()}.sqlite3"),
-    "small": Path(f"/tmp/kozel_bench_league_100{tag()}.sqlite3"),
+    "demo": BENCH_DIR / f"kozel_bench_league_demo{tag()}.sqlite3",
+    "small": BENCH_DIR / f"kozel_bench_league_100{tag()}.sqlite3",
 }
 REPEATS = scaled(40, 2)
 ROUNDS = scaled(3, 1)
 GOAL = 1.5
 #: Not a page view anyone waits for often: printed apart, without the goal.
-REBUILT = "standings from nothing"
+REBUILT = "fold of the whole league from nothing"
+#: A change to an old series refolds the series finished after it: this many of them (None:
+#: every one, a change to the league's first series). Printed apart, without the goal.
+REFOLDS = (1, 10, 100, 1000, None)
+OLD_CHANGE = "a deal of an old series undone, refolding {} later series"
 #: Thirteen standings filters, more than any cache of recent filters would hold: seasons, date
 #: ranges, months, a single evening, rulesets, with and without dates.
 FILTERS = [
@@ -105,9 +112,10 @@ def measure(size: str) -> dict[str, float]:
 
     from scoring import rules
     from scoring.leagues import services as league_services
-    from scoring.leagues import totals
-    from scoring.models import League, PairResult, Player, RunningTotal
+    from scoring.models import League, Player, Series
+    from scoring.running_totals import totals_fold
     from scoring.table import services
+    from tests.helpers import totals_forget
 
     setup_test_environment()
     league = League.objects.get(name="Demo club")
@@ -129,30 +137,50 @@ def measure(size: str) -> dict[str, float]:
     }
     results = {}
     standings_url = pages["standings"]
+    totals_fold(league_id=league.pk)  # a database built before the writes folded
     for url in pages.values():
-        client.get(url)  # templates compiled, running totals folded
-    # The first view after a series ends: that one series is folded into the running totals.
-    # Each time in a transaction rolled back afterwards, so every repeat starts from the same
-    # totals. Then "finish, undo, finish again": the undo takes that series' totals out, the
-    # finish again folds it once more.
+        client.get(url)  # templates compiled
+    # "Finish, undo, finish again": the deal that ends a series folds it into the running
+    # totals, the undo takes its totals out, the finish again folds it once more; each write is
+    # timed, then the standings view after it. Each time in a transaction rolled back
+    # afterwards, so every repeat starts from the same totals.
     seated = list(Player.objects.filter(league=league).order_by("pk")[:4])
-    steps = ("a series ended", "its last deal undone", "finished again")
+    steps = (
+        "the deal that ends a series (folds it)",
+        "standings after a series ended",
+        "its last deal undone (its totals out)",
+        "standings after the undo",
+        "finished again (folds it)",
+        "standings after it finished again",
+    )
     timed: dict[str, tuple[list[float], list[float]]] = {step: ([], []) for step in steps}
 
-    def view(step: str) -> None:
+    def timing(step: str, work):
         started, started_cpu = time.perf_counter(), time.process_time()
-        response = client.get(standings_url)
+        result = work()
         timed[step][0].append(time.perf_counter() - started)
         timed[step][1].append(time.process_time() - started_cpu)
-        if response.status_code != 200:
-            raise SystemExit(f"standings after {step}: {response.status_code}")
+        return result
 
-    def play_to_the_end(series):
+    def view(step: str) -> None:
+        response = timing(step, lambda: client.get(standings_url))
+        if response.status_code != 200:
+            raise SystemExit(f"{step}: {response.status_code}")
+
+    def deal(series, number: int):
+        return services.deal_record(
+            series_id=series.pk, number=number, points=(0, 120), tricks=(False, True)
+        ).series
+
+    def play_to_the_end(series, step: str):
+        """Side 0 loses every deal until the series ends; the deal that ends it is timed."""
         number = series.deal_count + 1
         while not series.finished:
-            series = services.deal_record(
-                series_id=series.pk, number=number, points=(0, 120), tricks=(False, True)
-            ).series
+            started, started_cpu = time.perf_counter(), time.process_time()
+            series = deal(series, number)
+            if series.finished:
+                timed[step][0].append(time.perf_counter() - started)
+                timed[step][1].append(time.process_time() - started_cpu)
             number += 1
         return series
 
@@ -165,18 +193,24 @@ def measure(size: str) -> dict[str, float]:
                     first_dealer=0,
                     ruleset=rules.PRESETS["classic"],
                     league=league,
-                )
+                ),
+                steps[0],
             )
-            view("a series ended")
-            services.deal_undo(series_id=ended.pk, number=ended.deal_count, version=ended.version)
-            view("its last deal undone")
+            view(steps[1])
+            timing(
+                steps[2],
+                lambda e=ended: services.deal_undo(
+                    series_id=e.pk, number=e.deal_count, version=e.version
+                ),
+            )
+            view(steps[3])
             ended.refresh_from_db()
-            play_to_the_end(ended)
-            view("finished again")
+            play_to_the_end(ended, steps[4])
+            view(steps[5])
             transaction.set_rollback(True)
     for step, (wall, cpu) in timed.items():
-        results[f"standings, {step}"] = statistics.median(wall)
-        results[f"standings, {step} (CPU)"] = statistics.median(cpu)
+        results[step] = statistics.median(wall)
+        results[f"{step} (CPU)"] = statistics.median(cpu)
     # Thirteen filters: each one's first view, then (below) each one's median.
     first_wall, first_cpu = [], []
     for query in FILTERS:
@@ -191,23 +225,6 @@ def measure(size: str) -> dict[str, float]:
     results[f"{FIRST_VIEW} (CPU)"] = statistics.median(first_cpu)
     results[f"{FIRST_VIEW}, slowest"] = max(first_wall)
     results[f"{FIRST_VIEW}, slowest (CPU)"] = max(first_cpu)
-    # Once: no running totals at all (the first view after the migration): every series folded.
-    rebuilt, rebuilt_cpu = [], []
-    for _ in range(scaled(2, 1)):
-        with transaction.atomic():
-            RunningTotal.objects.filter(league=league).delete()
-            PairResult.objects.filter(league=league).delete()
-            League.objects.filter(pk=league.pk).update(
-                totals_until=None, totals_until_series=None, totals_rulesets=[]
-            )
-            started, started_cpu = time.perf_counter(), time.process_time()
-            client.get(standings_url)
-            rebuilt.append(time.perf_counter() - started)
-            rebuilt_cpu.append(time.process_time() - started_cpu)
-            transaction.set_rollback(True)
-    results[REBUILT] = statistics.median(rebuilt)
-    results[f"{REBUILT} (CPU)"] = statistics.median(rebuilt_cpu)
-    totals.totals_update(league)
     for name, url in pages.items():
         response = client.get(url)  # warm-up
         if response.status_code != 200:
@@ -220,6 +237,39 @@ def measure(size: str) -> dict[str, float]:
             cpu.append(time.process_time() - started_cpu)
         results[name] = statistics.median(wall)
         results[f"{name} (CPU)"] = statistics.median(cpu)
+    # Last, so that their big rolled-back writes leave the pages' figures alone. Apart: a
+    # change to an old series (its last deal undone) refolds every series after it, in
+    # the writing request; and the whole league folded from nothing (fold_standings).
+    order = list(
+        Series.objects.filter(league=league, finished=True)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    for later in REFOLDS:
+        index = 0 if later is None else max(len(order) - 1 - later, 0)
+        wall_cpu: tuple[list[float], list[float]] = ([], [])
+        for _ in range(scaled(3, 1)):
+            with transaction.atomic():
+                old = Series.objects.get(pk=order[index])
+                started, started_cpu = time.perf_counter(), time.process_time()
+                services.deal_undo(series_id=old.pk, number=old.deal_count, version=old.version)
+                wall_cpu[0].append(time.perf_counter() - started)
+                wall_cpu[1].append(time.process_time() - started_cpu)
+                transaction.set_rollback(True)
+        name = OLD_CHANGE.format(len(order) - 1 - index)
+        results[name] = statistics.median(wall_cpu[0])
+        results[f"{name} (CPU)"] = statistics.median(wall_cpu[1])
+    rebuilt, rebuilt_cpu = [], []
+    for _ in range(scaled(2, 1)):
+        with transaction.atomic():
+            totals_forget(league)
+            started, started_cpu = time.perf_counter(), time.process_time()
+            totals_fold(league_id=league.pk)
+            rebuilt.append(time.perf_counter() - started)
+            rebuilt_cpu.append(time.process_time() - started_cpu)
+            transaction.set_rollback(True)
+    results[REBUILT] = statistics.median(rebuilt)
+    results[f"{REBUILT} (CPU)"] = statistics.median(rebuilt_cpu)
     return results
 
 
@@ -270,7 +320,7 @@ def main() -> None:
     print(f"{header}  goal <= {GOAL}")
     times = {size: found[size]["times"] for size in found}
     for name, small in times["small"].items():
-        if name.endswith("(CPU)") or name == REBUILT:
+        if name.endswith("(CPU)") or name == REBUILT or name.startswith("a deal of an old"):
             continue
         demo = times["demo"][name]
         ratio = demo / small
@@ -281,17 +331,23 @@ def main() -> None:
             f"{name:<66} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms "
             f"{ratio:>6.2f} {cpu_ratio:>10.2f}{flag}"
         )
-    small, demo = times["small"][f"{REBUILT} (CPU)"], times["demo"][f"{REBUILT} (CPU)"]
     print()
-    print("Once, with no running totals at all (the first view after the migration): every")
-    print("finished series is folded.")
-    print(f"{REBUILT:<66} {small * 1000:>8.1f}ms {demo * 1000:>8.1f}ms  (CPU)")
+    print("Apart, without the goal: writes that refold the standings (wall-clock, then CPU).")
+    apart = [name for name in times["demo"] if name.startswith(("a deal of an old", REBUILT))]
+    for name in apart:
+        if name.endswith("(CPU)"):
+            continue
+        small = times["small"].get(name)
+        shown = "" if small is None else f"{small * 1000:>8.1f}ms"
+        print(
+            f"{name:<66} {shown:>10} {times['demo'][name] * 1000:>8.1f}ms "
+            f"{times['demo'][name + ' (CPU)'] * 1000:>8.1f}ms CPU"
+        )
     worst = max(
         times["demo"][f"{name} (CPU)"] / max(times["small"][f"{name} (CPU)"], 1e-9)
         for name in times["small"]
         if name.startswith(("standings", "public standings", FIRST_VIEW))
         and not name.endswith("(CPU)")
-        and name != REBUILT
     )
     print(f"Worst CPU ratio of a standings view (every filter, every step): {worst:.2f}")
 

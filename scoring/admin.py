@@ -139,7 +139,7 @@ class MembershipAdmin(ReadOnlyAdmin):
 
 @admin.register(RunningTotal)
 class RunningTotalAdmin(ReadOnlyAdmin):
-    """The standings' running totals: derived by leagues.totals, never typed in."""
+    """The standings' running totals: derived by running_totals, never typed in."""
 
     list_display = ["id", "league", "player", "series", "finished_at", "played", "won", "goats"]
     list_select_related = ["league", "player", "series"]

@@ -40,6 +40,7 @@ from scoring.models import (
 )
 from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
+from scoring.running_totals import totals_fold
 from scoring.table.derived import Derived, derived_values, kept_timestamps
 from scoring.table.replays import row_values
 
@@ -466,6 +467,7 @@ def demo_generate(
             state.evening(day, last=left <= 3)
             day += timedelta(days=state.rng.choice((1, 1, 1, 2)))
         state.flush()
+        totals_fold(league_id=league.pk)  # written at once, so its standings are folded once
     return DemoSummary(
         league=league,
         players=len(state.players),

@@ -74,7 +74,7 @@ class League(models.Model):
     #: How far the league's ``RunningTotal`` rows are valid: every finished series up to this
     #: position in the finishing order ``(finished_at, pk)`` has its rows, none after it has
     #: (None, None: none folded yet). ``results_changed`` moves it back before a changed series;
-    #: ``leagues.totals.totals_update`` folds the series after it.
+    #: ``running_totals.totals_fold`` folds the series after it (in the same write).
     totals_until = models.DateTimeField(null=True, editable=False)
     totals_until_series = models.PositiveBigIntegerField(null=True, editable=False)
     #: The ruleset keys (``rulesets.ruleset_key``) of the series folded: the standings' filter.
@@ -358,7 +358,7 @@ class RunningTotal(models.Model):
     """A player's standings right after one finished series of a league, counted from the first.
 
     One row per seat of every finished league series, folded in finishing order
-    ``(finished_at, series)`` by ``leagues.totals``: the counts are cumulative over the league's
+    ``(finished_at, series)`` by ``running_totals``: the counts are cumulative over the league's
     series up to and including this one (``played`` … ``naked``), and over those of the same
     ruleset (``rules_played`` …); ``mu``, ``sigma``, ``rated`` are the openskill rating after it.
     Any range of dates costs two index seeks per player: the row at its end minus the row

@@ -44,6 +44,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from scoring.running_totals import totals_fold
 from scoring.table import services
 
 PASSWORD = "correct-horse-battery-staple-42"
@@ -239,14 +240,22 @@ def assert_stored_matches_replay(series: Series) -> rules.SeriesState:
     return state
 
 
-def totals_reset(league: League) -> None:
-    """Forget the league's running totals: the next standings view folds every series again
-    (for a test that moved ``finished_at`` by hand, past ``results_changed``)."""
+def totals_forget(league: League) -> None:
+    """Forget the league's running totals, as a release that starts them afresh does: the
+    standings show nothing until they are folded again (``manage.py fold_standings``)."""
     RunningTotal.objects.filter(league=league).delete()
     PairResult.objects.filter(league=league).delete()
     League.objects.filter(pk=league.pk).update(
         totals_until=None, totals_until_series=None, totals_rulesets=[]
     )
+    league.refresh_from_db()
+
+
+def totals_refold(league: League) -> None:
+    """Fold the league's running totals again from nothing (for a test that moved
+    ``finished_at`` by hand, past ``results_changed``)."""
+    totals_forget(league)
+    totals_fold(league_id=league.pk)
     league.refresh_from_db()
 
 

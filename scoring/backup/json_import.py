@@ -62,6 +62,7 @@ from scoring.models import (
 )
 from scoring.modes import SHAPES
 from scoring.names import league_keys
+from scoring.running_totals import totals_fold
 from scoring.table.derived import Derived, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
 from scoring.table.replays import engine_deal, row_values
@@ -557,7 +558,10 @@ def history_import(document: Any) -> ImportSummary:
     try:
         with transaction.atomic():
             importer.refuse_taken()
-            return importer.write()
+            summary = importer.write()
+            for league in importer.leagues:  # written at once, so their standings fold once
+                totals_fold(league_id=league.pk)
+            return summary
     except IntegrityError as error:
         raise ImportRefused(
             _(

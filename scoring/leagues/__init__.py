@@ -1,1 +1,1 @@
-"""Leagues: members and roles, invites and share links, and the standings with their ratings."""
+"""Leagues: members and roles, invites and share links, players, and the standings."""

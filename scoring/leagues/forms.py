@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
 from scoring.leagues.standings import ALL_RULES, StandingsFilter
-from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Role
+from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Player, Role
 from scoring.rulesets import KEY_MAX_LENGTH, HouseRulesForm, ruleset_from_key, ruleset_label
 from scoring.widgets import ListSelect
 
@@ -181,6 +181,7 @@ class HeadToHeadForm(forms.Form):
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
+        self.players = {player.pk: player for player in players}
         choices = [(player.pk, player.name) for player in players]
         cast(forms.ChoiceField, self.fields["first"]).choices = choices
         cast(forms.ChoiceField, self.fields["second"]).choices = choices
@@ -191,3 +192,7 @@ class HeadToHeadForm(forms.Form):
         if data.get("first") is not None and data.get("first") == data.get("second"):
             self.add_error("second", gettext("Pick two different players."))
         return data
+
+    def pair(self) -> tuple[Player, Player]:
+        """The two players picked (the form is valid)."""
+        return self.players[self.cleaned_data["first"]], self.players[self.cleaned_data["second"]]

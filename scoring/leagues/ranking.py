@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from scoring.collation import name_sort_key
-
-if TYPE_CHECKING:
-    from scoring.leagues.standings import PlayerRow
+from scoring.leagues.rows import PlayerRow
 
 RATING_BASE = 1000
 RATING_SCALE = 25
@@ -94,6 +91,26 @@ class Ranking:
     @property
     def direction(self) -> str:
         return SORTS[self.sort][1]
+
+    @property
+    def cells(self) -> list[tuple]:
+        """Each row's cells in the table's order: place, name, won, goats, rating (None: none
+        yet), played, win percent, average defeat points (as text), eggs, naked deals."""
+        return [
+            (
+                entry.place,
+                entry.row.name,
+                entry.row.won,
+                entry.row.goats,
+                entry.rating,
+                entry.row.played,
+                entry.row.win_percent,
+                entry.row.average_text,
+                entry.row.eggs,
+                entry.row.naked,
+            )
+            for entry in self.rows
+        ]
 
 
 def ranking(rows: Sequence[PlayerRow], *, sort: str, count: int, limit: int | None) -> Ranking:

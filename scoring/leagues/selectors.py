@@ -6,7 +6,7 @@ from django.core.paginator import Page, Paginator
 
 from scoring.collation import sorted_by_name
 from scoring.history.rows import ROW_FIELDS, series_rows
-from scoring.models import League, Membership, Player, Role, Series
+from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
 
 SERIES_PER_PAGE = 10
 
@@ -51,3 +51,8 @@ def series_page(league: League, number: str | None) -> Page:
     page = Paginator(ordered.values_list(*ROW_FIELDS), SERIES_PER_PAGE).get_page(number)
     page.object_list = series_rows(page.object_list)
     return page
+
+
+def league_events(league: League) -> list[LeagueEvent]:
+    """The league's changes (its audit trail), newest first, with who made them."""
+    return list(LeagueEvent.objects.filter(league=league).select_related("actor"))

@@ -33,14 +33,14 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Cast
-from django.utils.formats import get_format
 
-from scoring import rules
+from scoring import rules, running_totals
 from scoring.days import day_start, next_day_start
-from scoring.leagues import totals
-from scoring.leagues.ranking import rank_key
-from scoring.leagues.ratings import Rating
+from scoring.leagues import ranking
+from scoring.leagues.ranking import Ranking, rank_key
+from scoring.leagues.rows import PairRow, PlayerRow
 from scoring.models import League, PairResult, Player, RunningTotal, Seat
+from scoring.ratings import Rating
 from scoring.rulesets import ruleset_from_key
 
 #: Players shown at first (the best ranked); "everyone" shows them all.
@@ -80,61 +80,6 @@ class StandingsFilter:
         return Q(**conditions)
 
 
-def one_decimal(value: float) -> str:
-    """``value`` with one decimal, in the current language (``floatformat:1``, cheaper)."""
-    return f"{value:.1f}".replace(".", get_format("DECIMAL_SEPARATOR"))
-
-
-class PerSeries:
-    """What a row of the table says per series: the share won, the defeat points on average."""
-
-    played: int
-    won: int
-    defeat: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
-    @property
-    def win_percent(self) -> int:
-        return round(100 * self.win_rate)
-
-    @property
-    def average_defeat(self) -> float:
-        return self.defeat / self.played if self.played else 0.0
-
-    # Shown with one decimal: a table of many rows, so not through ``floatformat``.
-    @property
-    def average_text(self) -> str:
-        return one_decimal(self.average_defeat)
-
-
-@dataclass(frozen=True)
-class PlayerRow(PerSeries):
-    player_id: int
-    name: str
-    played: int
-    won: int
-    goats: int
-    defeat: int  # defeat points summed over the series
-    eggs: int  # 60:60 deals in their series
-    naked: int  # deals in which their side was charged the naked defeat (engine's definition)
-    rating: Rating | None
-
-
-@dataclass(frozen=True)
-class PairRow(PerSeries):
-    first_id: int
-    second_id: int
-    first: str
-    second: str
-    played: int
-    won: int
-    goats: int
-    defeat: int
-
-
 @dataclass(frozen=True)
 class Standings:
     series: int  # finished series counted
@@ -146,6 +91,15 @@ class Standings:
     @property
     def hidden_players(self) -> int:
         return self.player_count - len(self.players)
+
+    @property
+    def pair_cells(self) -> list[tuple]:
+        """Each partnership's cells in the table's order: the two names, won, goats, played,
+        win percent, average defeat points (as text)."""
+        return [
+            (p.first, p.second, p.won, p.goats, p.played, p.win_percent, p.average_text)
+            for p in self.pairs
+        ]
 
 
 @dataclass(frozen=True)
@@ -169,7 +123,7 @@ class _Range:
         )
 
     def fields(self) -> tuple[str, ...]:
-        counts = totals.COUNTS if self.key is None else totals.RULES_COUNTS
+        counts = running_totals.COUNTS if self.key is None else running_totals.RULES_COUNTS
         series = "league_series" if self.key is None else "rules_series"
         return (*counts, series)
 
@@ -284,8 +238,7 @@ def _player_order(row: list) -> tuple:
 
 def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
     """The league's best ranked players (all of them with ``everyone``) and best partnerships
-    under ``flt``, from the running totals (brought up to date first)."""
-    totals.totals_update(league)
+    under ``flt``, from the running totals (which the league's writes keep up to date)."""
     span = _Range.of(flt)
     if span is None:
         every, pair_rows, series = [], [], 0
@@ -332,21 +285,35 @@ def league_standings(league: League, flt: StandingsFilter, everyone: bool = Fals
         players=players,
         player_count=len(every),
         pairs=pairs,
-        rulesets=_rulesets(league.totals_rulesets),
+        rulesets=ruleset_choices(league),
     )
 
 
-def _rulesets(keys: list[str]) -> list[tuple[str, rules.Ruleset]]:
-    ordered = sorted(keys, key=lambda key: (key not in rules.PRESETS, key))
-    found = [(key, ruleset_from_key(key)) for key in ordered]
-    return [(key, ruleset) for key, ruleset in found if ruleset is not None]
+def ranked_standings(
+    league: League, flt: StandingsFilter, *, sort: str, everyone: bool
+) -> tuple[Standings, Ranking]:
+    """The standings under ``flt`` and their players ranked, sorted by ``sort`` (a key of
+    ``ranking.SORTS``): the best ``TOP_PLAYERS`` of them, or all of them with ``everyone``."""
+    # Another sort than the rank picks its first players from all of them.
+    every_row = everyone or sort != ranking.DEFAULT_SORT
+    table = league_standings(league, flt, everyone=every_row)
+    players = ranking.ranking(
+        table.players,
+        sort=sort,
+        count=table.player_count,
+        limit=None if everyone else TOP_PLAYERS,
+    )
+    return table, players
 
 
 def ruleset_choices(league: League) -> list[tuple[str, rules.Ruleset]]:
     """The rulesets the league's finished series were played with, by key, presets first: a
     ruleset nobody finished a series with has no standings to show."""
-    totals.totals_update(league)
-    return _rulesets(league.totals_rulesets)
+    # Read afresh: ``league`` may have been loaded before a write that folded.
+    keys = League.objects.filter(pk=league.pk).values_list("totals_rulesets", flat=True).get()
+    ordered = sorted(keys, key=lambda key: (key not in rules.PRESETS, key))
+    found = [(key, ruleset_from_key(key)) for key in ordered]
+    return [(key, ruleset) for key, ruleset in found if ruleset is not None]
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from scoring.models import (
 )
 from scoring.modes import SHAPES
 from scoring.names import name_clean, name_key
+from scoring.running_totals import totals_fold
 from scoring.table.derived import derived_values
 from scoring.table.replays import (
     engine_series,
@@ -195,9 +196,6 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
         series.finished_at = timezone.now()
     elif not state.finished:
         series.finished_at = None
-    if changed and series.league_id is not None:
-        since = since or (series.finished_at, series.pk)
-        results_changed(series.league_id, since=since)
     derived = derived_values(state)
     for name, value in derived.series.items():
         setattr(series, name, value)
@@ -209,14 +207,18 @@ def series_refresh(series: Series, state: rules.SeriesState) -> None:
     # One UPDATE per side: partners share their side's figures.
     for side, values in enumerate(derived.sides):
         Seat.objects.filter(series=series, side=side).update(**values)
+    if changed and series.league_id is not None:
+        # Last: the standings are folded again from what this write stored.
+        results_changed(series.league_id, since=since or (series.finished_at, series.pk))
 
 
 def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
     """A finished series of the league changed, or one finished, at ``since`` in the finishing
     order ``(finished_at, pk)``: the league's running totals from there on are deleted and
     ``totals_until`` moved back before it (a series ending after the mark, the common case,
-    deletes nothing). Locks the league's row until the transaction ends, so that series of one
-    league finish one after the other and no fold writes totals for a series meanwhile changed.
+    deletes nothing), then folded again from there (``running_totals``), so a standings view
+    only reads. Locks the league's row until the transaction ends, so that series of one league
+    finish one after the other and no fold writes totals for a series meanwhile changed.
     """
     league = (
         League.objects.select_for_update()
@@ -243,6 +245,7 @@ def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> No
         gone = {key for key in removed if not totals.filter(rules_key=key).exists()}
         changes["totals_rulesets"] = [key for key in league.totals_rulesets if key not in gone]
     League.objects.filter(pk=league_id).update(**changes)
+    totals_fold(league_id=league_id)
 
 
 def _event(

@@ -2,14 +2,16 @@
 
 from django.urls import path
 
-from scoring.views import leagues
+from scoring.views import league_players, leagues, standings
 
 urlpatterns = [
     path("leagues/", leagues.league_list, name="league_list"),
     path("leagues/new/", leagues.league_new, name="league_new"),
     path("leagues/<id:pk>/", leagues.league_detail, name="league_detail"),
-    path("leagues/<id:pk>/standings/", leagues.league_standings, name="league_standings"),
-    path("leagues/<id:pk>/head-to-head/", leagues.league_head_to_head, name="league_head_to_head"),
+    path("leagues/<id:pk>/standings/", standings.league_standings, name="league_standings"),
+    path(
+        "leagues/<id:pk>/head-to-head/", standings.league_head_to_head, name="league_head_to_head"
+    ),
     path("leagues/<id:pk>/members/", leagues.league_members, name="league_members"),
     path(
         "leagues/<id:pk>/members/<id:membership_pk>/role/",
@@ -25,31 +27,31 @@ urlpatterns = [
     path("leagues/<id:pk>/leave/", leagues.league_leave, name="league_leave"),
     path("leagues/<id:pk>/invite/", leagues.invite_renew, name="invite_renew"),
     path("leagues/<id:pk>/invite/revoke/", leagues.invite_revoke, name="invite_revoke"),
-    path("leagues/<id:pk>/players/", leagues.league_players, name="league_players"),
+    path("leagues/<id:pk>/players/", league_players.league_players, name="league_players"),
     path(
         "leagues/<id:pk>/players/<id:player_pk>/link/",
-        leagues.player_link,
+        league_players.player_link,
         name="player_link",
     ),
     path(
         "leagues/<id:pk>/players/<id:player_pk>/",
-        leagues.player_edit,
+        league_players.player_edit,
         name="player_edit",
     ),
     path(
         "leagues/<id:pk>/players/<id:player_pk>/rename/",
-        leagues.player_rename,
+        league_players.player_rename,
         name="player_rename",
     ),
     path(
         "leagues/<id:pk>/players/<id:player_pk>/merge/",
-        leagues.player_merge,
+        league_players.player_merge,
         name="player_merge",
     ),
-    path("leagues/<id:pk>/changes/", leagues.league_changes, name="league_changes"),
+    path("leagues/<id:pk>/changes/", league_players.league_changes, name="league_changes"),
     path(
         "leagues/<id:pk>/changes/<id:event_pk>/undo/",
-        leagues.merge_undo,
+        league_players.merge_undo,
         name="merge_undo",
     ),
     path("leagues/<id:pk>/archive/", leagues.league_archive, name="league_archive"),
@@ -59,7 +61,7 @@ urlpatterns = [
     path("leagues/<id:pk>/share/", leagues.share_renew, name="share_renew"),
     path("leagues/<id:pk>/share/revoke/", leagues.share_revoke, name="share_revoke"),
     path("invite/<str:token>/", leagues.league_join, name="league_join"),
-    path("public/<str:token>/", leagues.public_standings, name="public_standings"),
-    path("public/<str:token>/history/", leagues.public_history, name="public_history"),
+    path("public/<str:token>/", standings.public_standings, name="public_standings"),
+    path("public/<str:token>/history/", standings.public_history, name="public_history"),
     path("series/<id:pk>/move/", leagues.series_move, name="series_move"),
 ]

@@ -1,5 +1,6 @@
-"""Leagues: the list, a league's page, standings, head to head, members, players and settings,
-invites and share links, public standings, and moving a quick game into a league.
+"""Leagues: the list, a new league, a league's page, its members (roles, invites, ownership),
+settings (name, house rules, the public share link), archive and delete, and moving a quick game
+into a league. Standings: ``views/standings.py``; players and changes: ``views/league_players.py``.
 
 Every league page wants a logged-in member: an anonymous visitor is sent to log in, an outsider
 gets 404, a role too small for the action gets 403 (``access.league_for``). A change the league
@@ -20,27 +21,22 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scoring import rules
 from scoring.access import league_for, series_access
-from scoring.leagues import ranking, selectors, services, standings
+from scoring.leagues import selectors, services
 from scoring.leagues.forms import (
-    HeadToHeadForm,
     InviteForm,
     LeagueDeleteForm,
     LeagueForm,
     MemberForm,
     MoveForm,
-    PlayerLinkForm,
-    PlayerMergeForm,
-    PlayerRenameForm,
     RoleForm,
-    StandingsFilterForm,
 )
 from scoring.leagues.services import LeagueError
-from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
+from scoring.models import League, Membership, Role, Series
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.accounts import safe_next
 
 
-def _roles(role: str, league: League) -> dict:
+def role_context(role: str, league: League) -> dict:
     """What the templates show of the user's role; an archived league offers no changes."""
     open_ = league.archived_at is None
     return {
@@ -93,83 +89,11 @@ def league_new(request: LoggedInRequest) -> HttpResponse:
 def league_detail(request: LoggedInRequest, pk: int) -> HttpResponse:
     league, role = league_for(request, pk)
     page = selectors.series_page(league, request.GET.get("page"))
-    context = {"league": league, "page": page, **_roles(role, league)}
+    context = {"league": league, "page": page, **role_context(role, league)}
     template = "scoring/leagues/detail.html"
     if request.htmx:
         template += "#series-list"
     return render(request, template, context)
-
-
-def _standings_page(
-    request: HtmxHttpRequest, league: League, template: str, context: dict
-) -> HttpResponse:
-    filtering = any(name in request.GET for name in StandingsFilterForm.base_fields)
-    form = StandingsFilterForm(request.GET if filtering else None, auto_id="filter_%s")
-    status = UNPROCESSABLE if form.is_bound and not form.is_valid() else 200
-    everyone = request.GET.get("everyone") == "1"
-    sort = ranking.sort_param(request.GET.get("sort"))
-    # Another sort than the rank picks its first players from all of them.
-    every_row = everyone or sort != ranking.DEFAULT_SORT
-    table = standings.league_standings(league, form.standings_filter(), everyone=every_row)
-    form.offer_rulesets(table.rulesets)
-    players = ranking.ranking(
-        table.players,
-        sort=sort,
-        count=table.player_count,
-        limit=None if everyone else standings.TOP_PLAYERS,
-    )
-    context = {
-        "league": league,
-        "filter_form": form,
-        "standings": table,
-        "players": players,
-        "everyone": everyone,
-        **context,
-    }
-    if request.htmx:
-        template += "#standings"
-    return render(request, template, context, status=status)
-
-
-@login_required
-@require_GET
-def league_standings(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk)
-    return _standings_page(request, league, "scoring/leagues/standings.html", _roles(role, league))
-
-
-@login_required
-@require_GET
-def league_head_to_head(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk)
-    players = selectors.league_players(league)
-    data = request.GET if "first" in request.GET else None
-    form = HeadToHeadForm(data, players=players)
-    filter_form = StandingsFilterForm(
-        data, rulesets=standings.ruleset_choices(league), auto_id="filter_%s"
-    )
-    result = None
-    status = 200
-    if form.is_bound:
-        if form.is_valid() and filter_form.is_valid():
-            by_id = {player.pk: player for player in players}
-            result = standings.head_to_head(
-                league,
-                filter_form.standings_filter(),
-                by_id[form.cleaned_data["first"]],
-                by_id[form.cleaned_data["second"]],
-            )
-        else:
-            status = UNPROCESSABLE
-    context = {
-        "league": league,
-        "form": form,
-        "players": players,
-        "filter_form": filter_form,
-        "result": result,
-        **_roles(role, league),
-    }
-    return render(request, "scoring/leagues/head_to_head.html", context, status=status)
 
 
 # Members, invites, ownership -----------------------------------------------------------------
@@ -192,7 +116,7 @@ def _members_page(
         "invite_form": InviteForm(initial={"role": league.invite_role}),
         "transfer_form": MemberForm(memberships=others),
         "error": error,
-        **_roles(role, league),
+        **role_context(role, league),
     }
     return render(request, "scoring/leagues/members.html", context, status=status)
 
@@ -317,198 +241,12 @@ def league_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return render(request, "scoring/leagues/join.html", context)
 
 
-# Players ------------------------------------------------------------------------------------
-
-
-@login_required
-@require_GET
-def league_players(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk)
-    return _players_page(request, league, role)
-
-
-def _players_page(
-    request: HtmxHttpRequest, league: League, role: str, *, error: str = "", status: int = 200
-) -> HttpResponse:
-    players = selectors.league_players(league)
-    memberships = selectors.league_memberships(league) if role == Role.OWNER else []
-    context = {
-        "league": league,
-        "players": players,
-        "members": [(m.user_id, m.user.get_username()) for m in memberships],
-        "error": error,
-        **_roles(role, league),
-    }
-    return render(request, "scoring/leagues/players.html", context, status=status)
-
-
-@login_required
-@require_POST
-def player_link(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER)
-    form = PlayerLinkForm(request.POST, memberships=selectors.league_memberships(league))
-    if not form.is_valid():
-        error = _("Choose a member of the league, or nobody.")
-        return _players_page(request, league, role, error=error, status=UNPROCESSABLE)
-    try:
-        services.player_link_user(
-            league=league, player_id=player_pk, user_id=form.cleaned_data["user"]
-        )
-    except LeagueError as error:
-        return _players_page(request, league, role, error=str(error), status=UNPROCESSABLE)
-    messages.success(request, _("Player updated."))
-    return redirect("league_players", league.pk)
-
-
-def _league_player(league: League, player_pk: int) -> Player:
-    return get_object_or_404(Player, league=league, pk=player_pk)
-
-
-def _player_page(
-    request: HtmxHttpRequest,
-    league: League,
-    role: str,
-    player: Player,
-    *,
-    rename_form: PlayerRenameForm | None = None,
-    merge_form: PlayerMergeForm | None = None,
-    error: str = "",
-    status: int = 200,
-) -> HttpResponse:
-    others = [p for p in selectors.league_players(league) if p.pk != player.pk]
-    context = {
-        "league": league,
-        "player": player,
-        "rename_form": rename_form or PlayerRenameForm(initial={"name": player.name}),
-        "merge_form": merge_form or PlayerMergeForm(players=others),
-        "others": others,
-        "error": error,
-        **_roles(role, league),
-    }
-    return render(request, "scoring/leagues/player_edit.html", context, status=status)
-
-
-@login_required
-@require_GET
-def player_edit(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
-    """An owner's page for one player: rename it, or merge it into another player."""
-    league, role = league_for(request, pk, Role.OWNER)
-    return _player_page(request, league, role, _league_player(league, player_pk))
-
-
-@login_required
-@require_POST
-def player_rename(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER)
-    player = _league_player(league, player_pk)
-    form = PlayerRenameForm(request.POST)
-    if not form.is_valid():
-        return _player_page(request, league, role, player, rename_form=form, status=UNPROCESSABLE)
-    try:
-        services.player_rename(
-            league=league, player_id=player.pk, name=form.cleaned_data["name"], user=request.user
-        )
-    except LeagueError as error:
-        return _player_page(
-            request,
-            league,
-            role,
-            player,
-            rename_form=form,
-            error=str(error),
-            status=UNPROCESSABLE,
-        )
-    messages.success(request, _("Player renamed."))
-    return redirect("league_players", league.pk)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def player_merge(request: LoggedInRequest, pk: int, player_pk: int) -> HttpResponse:
-    """GET: what merging this player into another would do; POST: do it."""
-    league, role = league_for(request, pk, Role.OWNER)
-    player = _league_player(league, player_pk)
-    others = [p for p in selectors.league_players(league) if p.pk != player.pk]
-    form = PlayerMergeForm(
-        request.POST if request.method == "POST" else request.GET, players=others
-    )
-    if not form.is_valid():
-        error = _("Choose another player of the league to merge into.")
-        return _player_page(
-            request, league, role, player, merge_form=form, error=error, status=UNPROCESSABLE
-        )
-    target_id = form.cleaned_data["into"]
-    if request.method == "POST":
-        try:
-            services.players_merge(
-                league=league, source_id=player.pk, target_id=target_id, user=request.user
-            )
-        except LeagueError as error:
-            return _player_page(
-                request,
-                league,
-                role,
-                player,
-                merge_form=form,
-                error=str(error),
-                status=UNPROCESSABLE,
-            )
-        target = next(p for p in others if p.pk == target_id)
-        messages.success(
-            request,
-            _("%(source)s is now %(target)s. You can undo this under Changes.")
-            % {"source": player.name, "target": target.name},
-        )
-        return redirect("league_players", league.pk)
-    preview = services.merge_preview(league=league, source_id=player.pk, target_id=target_id)
-    context = {"league": league, "preview": preview, **_roles(role, league)}
-    status = UNPROCESSABLE if preview.refusal else 200
-    return render(request, "scoring/leagues/player_merge.html", context, status=status)
-
-
-# The league's changes (its audit trail) ----------------------------------------------------
-
-
-@login_required
-@require_GET
-def league_changes(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk)
-    return _changes_page(request, league, role)
-
-
-def _changes_page(
-    request: HtmxHttpRequest, league: League, role: str, *, error: str = "", status: int = 200
-) -> HttpResponse:
-    context = {
-        "league": league,
-        "events": services.league_events(league),
-        "merged": LeagueEvent.Action.MERGED,
-        "error": error,
-        **_roles(role, league),
-    }
-    return render(request, "scoring/leagues/changes.html", context, status=status)
-
-
-@login_required
-@require_POST
-def merge_undo(request: LoggedInRequest, pk: int, event_pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER)
-    try:
-        restored = services.merge_undo(league=league, event_id=event_pk, user=request.user)
-    except LeagueError as error:
-        return _changes_page(request, league, role, error=str(error), status=UNPROCESSABLE)
-    messages.success(
-        request, _("%(name)s is back as a player of their own.") % {"name": restored.name}
-    )
-    return redirect("league_changes", league.pk)
-
-
 # Archive and delete ------------------------------------------------------------------------
 
 
 def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error: str):
     form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
-    context = {"league": league, "form": form, "error": error, **_roles(role, league)}
+    context = {"league": league, "form": form, "error": error, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=UNPROCESSABLE)
 
 
@@ -545,40 +283,49 @@ def _archive_change(request: LoggedInRequest, pk: int, change, done: str) -> Htt
     return redirect(league)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def league_delete(request: LoggedInRequest, pk: int) -> HttpResponse:
-    league, role = league_for(request, pk, Role.OWNER, write=False)
-    form = LeagueDeleteForm(request.POST or None, initial={"series": services.SERIES_KEEP})
-    error = ""
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                kept = services.league_delete(
-                    league=league,
-                    user=request.user,
-                    confirm_name=form.cleaned_data["name"],
-                    series=form.cleaned_data["series"],
-                )
-            except LeagueError as refused:
-                error = str(refused)
-            else:
-                messages.success(
-                    request,
-                    _("%(league)s is deleted; %(count)d of its series are quick games now.")
-                    % {"league": league.name, "count": kept},
-                )
-                return redirect("league_list")
-        status = UNPROCESSABLE
+def _delete_page(
+    request: HtmxHttpRequest,
+    league: League,
+    role: str,
+    form: LeagueDeleteForm,
+    *,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "league": league,
         "form": form,
         "error": error,
         "series_count": Series.objects.filter(league=league).count(),
-        **_roles(role, league),
+        **role_context(role, league),
     }
     return render(request, "scoring/leagues/delete.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_delete(request: LoggedInRequest, pk: int) -> HttpResponse:
+    league, role = league_for(request, pk, Role.OWNER, write=False)
+    form = LeagueDeleteForm(request.POST or None, initial={"series": services.SERIES_KEEP})
+    if request.method == "GET":
+        return _delete_page(request, league, role, form)
+    if not form.is_valid():
+        return _delete_page(request, league, role, form, status=UNPROCESSABLE)
+    try:
+        kept = services.league_delete(
+            league=league,
+            user=request.user,
+            confirm_name=form.cleaned_data["name"],
+            series=form.cleaned_data["series"],
+        )
+    except LeagueError as refused:
+        return _delete_page(request, league, role, form, error=str(refused), status=UNPROCESSABLE)
+    messages.success(
+        request,
+        _("%(league)s is deleted; %(count)d of its series are quick games now.")
+        % {"league": league.name, "count": kept},
+    )
+    return redirect("league_list")
 
 
 # Settings: name, house rules, the public share link ----------------------------------------
@@ -600,7 +347,7 @@ def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
         status = UNPROCESSABLE
     else:
         form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
-    context = {"league": league, "form": form, **_roles(role, league)}
+    context = {"league": league, "form": form, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=status)
 
 
@@ -633,28 +380,20 @@ def share_revoke(request: LoggedInRequest, pk: int) -> HttpResponse:
     return redirect(reverse("league_settings", args=[league.pk]) + "#share")
 
 
-# Public standings --------------------------------------------------------------------------
-
-
-@require_GET
-def public_standings(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    league = get_object_or_404(League, share_token=token)
-    context = {"token": token, "public": True}
-    return _standings_page(request, league, "scoring/leagues/public_standings.html", context)
-
-
-@require_GET
-def public_history(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    league = get_object_or_404(League, share_token=token)
-    page = selectors.series_page(league, request.GET.get("page"))
-    context = {"league": league, "page": page, "token": token, "public": True}
-    template = "scoring/leagues/public_history.html"
-    if request.htmx:
-        template += "#series-list"
-    return render(request, template, context)
-
-
 # Moving a quick game into a league ---------------------------------------------------------
+
+
+def _move_page(
+    request: HtmxHttpRequest,
+    series: Series,
+    form: MoveForm,
+    leagues: list[League],
+    *,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    context = {"series": series, "form": form, "leagues": leagues, "error": error}
+    return render(request, "scoring/leagues/move.html", context, status=status)
 
 
 @login_required
@@ -662,28 +401,23 @@ def public_history(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def series_move(request: LoggedInRequest, pk: int) -> HttpResponse:
     """Move a quick game this browser or user started into one of the user's leagues."""
     series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
-    access = series_access(request, series)
+    access = series_access(request, series)  # a 404 for a series this request may not see
     if series.league_id is None and not access.can_manage:
         raise PermissionDenied(_("Only whoever started this game can move it."))
     choices = selectors.scoring_leagues(request.user)
     form = MoveForm(request.POST or None, leagues=choices)
-    status = 200
-    error = ""
+    posted = request.method == "POST"
     if series.league is not None:
         error = _("This series already belongs to %(league)s.") % {"league": series.league.name}
-        status = UNPROCESSABLE if request.method == "POST" else 200
-    elif request.method == "POST":
-        if form.is_valid():
-            league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
-            try:
-                services.series_move_to_league(series=series, league=league, user=request.user)
-            except LeagueError as refused:
-                error = str(refused)
-            else:
-                messages.success(
-                    request, _("The game now belongs to %(league)s.") % {"league": league.name}
-                )
-                return redirect(series)
-        status = UNPROCESSABLE
-    context = {"series": series, "form": form, "leagues": choices, "error": error}
-    return render(request, "scoring/leagues/move.html", context, status=status)
+        return _move_page(
+            request, series, form, choices, error=error, status=UNPROCESSABLE if posted else 200
+        )
+    if not posted or not form.is_valid():
+        return _move_page(request, series, form, choices, status=UNPROCESSABLE if posted else 200)
+    league = next(lg for lg in choices if lg.pk == form.cleaned_data["league"])
+    try:
+        services.series_move_to_league(series=series, league=league, user=request.user)
+    except LeagueError as refused:
+        return _move_page(request, series, form, choices, error=str(refused), status=UNPROCESSABLE)
+    messages.success(request, _("The game now belongs to %(league)s.") % {"league": league.name})
+    return redirect(series)

@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from scoring.backup.json_export import export_json
 from scoring.backup.json_import import ImportRefused, history_import
 from scoring.events import services as event_services
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import (
     Event,
@@ -47,13 +48,13 @@ def evening(league, owner, viewer):
     record(later.series, [50, 70])
 
     players = sorted(event.present)
-    league_services.player_rename(league=league, player_id=players[0], name="Zoya", user=owner)
+    league_players.player_rename(league=league, player_id=players[0], name="Zoya", user=owner)
     source = players[1]
     # Two players of one club night are two people: the typo's player was never at it (the
     # merge rewrites the night's plan, which the backup keeps with the merge's undo).
     target = Player.objects.create(name="Yana", league=league)
-    league_services.player_link_user(league=league, player_id=source, user_id=viewer.pk)
-    merge = league_services.players_merge(
+    league_players.player_link_user(league=league, player_id=source, user_id=viewer.pk)
+    merge = league_players.players_merge(
         league=league, source_id=source, target_id=target.pk, user=owner
     )
     league_services.league_archive(league=league, user=owner)
@@ -133,7 +134,7 @@ def test_a_merge_restored_from_a_backup_can_still_be_undone(evening, owner, view
     league = League.objects.get(pk=merge.league_id)
     league_services.league_unarchive(league=league, user=owner)
 
-    restored = league_services.merge_undo(league=league, event_id=merge.pk, user=owner)
+    restored = league_players.merge_undo(league=league, event_id=merge.pk, user=owner)
 
     assert (restored.pk, restored.name, restored.user_id) == (
         source["id"],
@@ -253,7 +254,7 @@ def test_a_new_player_after_a_restore_never_takes_the_id_of_a_player_a_merge_rem
     finished(league, ("Dina", "Egor", "Fyodor", "Annna"))  # the typo: the newest player
     typo = Player.objects.get(name="Annna")
     anna = Player.objects.get(name="Anna")
-    league_services.players_merge(league=league, source_id=typo.pk, target_id=anna.pk, user=owner)
+    league_players.players_merge(league=league, source_id=typo.pk, target_id=anna.pk, user=owner)
     document = exported()
     wipe()
     with connection.cursor() as cursor:  # a fresh database: ids start again from 1

@@ -22,6 +22,7 @@ from scoring.models import (
     League,
     Membership,
     Player,
+    RunningTotal,
     Seat,
     Series,
 )
@@ -81,6 +82,28 @@ def test_a_league_exported_removed_and_imported_is_exactly_as_it_was(demo, tmp_p
     assert "Imported 1 leagues" in out.getvalue()
     assert content() == before
     assert "0 disagreed" in check_integrity()
+
+
+def running_totals() -> list[tuple]:
+    """The standings' running totals, every column but the row's own id."""
+    fields = [f.attname for f in RunningTotal._meta.concrete_fields if not f.primary_key]
+    return list(RunningTotal.objects.order_by("series_id", "player_id").values_list(*fields))
+
+
+def test_an_imported_league_has_its_standings_without_a_fold_command(demo, tmp_path):
+    before = running_totals()
+    assert before  # the demo league was folded as it was written
+    backup = tmp_path / "league.json"
+    call_command(
+        "export_history", "--league", str(demo.pk), "-o", str(backup), stderr=io.StringIO()
+    )
+    Series.objects.filter(league=demo).delete()
+    League.objects.filter(pk=demo.pk).delete()
+    assert not RunningTotal.objects.exists()
+    call_command("import_history", str(backup), stdout=io.StringIO())
+    assert running_totals() == before
+    shown = league_standings(League.objects.get(pk=demo.pk), StandingsFilter())
+    assert shown.series == Series.objects.filter(league_id=demo.pk, finished=True).count()
 
 
 def test_exporting_the_restored_league_gives_the_same_bytes(demo, tmp_path):

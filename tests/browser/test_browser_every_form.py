@@ -39,6 +39,7 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
 from scoring.access import SESSION_CREATED
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
 from tests.browser.browsing import PHONE, Tab
@@ -93,7 +94,7 @@ class World:
         self.done  # noqa: B018 (Dasha sits in it)
         self.live  # noqa: B018 (Anna sits in it)
         players = {p.name: p for p in Player.objects.filter(league=self.league)}
-        return league_services.players_merge(
+        return league_players.players_merge(
             league=self.league,
             source_id=players["Dasha"].pk,
             target_id=players["Anna"].pk,

@@ -23,8 +23,8 @@ SHOTS = Path("/tmp/lists-shots")
 LONG_NAMES = ("Маргарита Васильевна", "Konstantin Konstantinopolsky", "Anna", "Boris")
 
 WORDS = {
-    "en": {"players": "Players", "goats": "Times the goat", "rating": "What is the rating?"},
-    "ru": {"players": "Игроки", "goats": "Раз в козлах", "rating": "Что такое рейтинг?"},
+    "en": {"players": "Players", "goats": "Goats", "rating": "What is the rating?"},
+    "ru": {"players": "Игроки", "goats": "Козлы", "rating": "Что такое рейтинг?"},
 }
 
 #: Elements outside a scrolling box whose right edge passes the window's: they stick out.

@@ -19,6 +19,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import Player, Series
 from scoring.table import services as table
@@ -237,10 +238,10 @@ def _league_changes(tab: Tab) -> None:
     league, players = _owned_league_with_a_typo(tab)
     target = next(p for name, p in players.items() if name not in ("Anya", "Zhenya"))
     owner = league.memberships.get().user
-    league_services.player_rename(
+    league_players.player_rename(
         league=league, player_id=players["Zhenya"].pk, name="Zhenechka", user=owner
     )
-    league_services.players_merge(
+    league_players.players_merge(
         league=league, source_id=players["Anya"].pk, target_id=target.pk, user=owner
     )
     tab.goto(reverse("league_changes", args=[league.pk]))

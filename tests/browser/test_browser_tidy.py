@@ -36,6 +36,7 @@ def test_an_owner_merges_a_typo_previewed_then_undoes_it(open_tab):
     expect(member.page.get_by_role("rowheader", name=ANYA).first).to_be_visible()
 
     tab.goto(f"/leagues/{league.pk}/players/")
+    page.locator(".player summary", has_text="Anya").click()  # the row opens its changes
     page.get_by_role("link", name=re.compile("Rename or merge Anya")).click()
     page.get_by_label("Merge into", exact=True).select_option(label="Zhenya")
     with tab.expecting(422):
@@ -43,6 +44,7 @@ def test_an_owner_merges_a_typo_previewed_then_undoes_it(open_tab):
         expect(page.get_by_text("sat at the same table in 1 series")).to_be_visible()
     expect(page.get_by_role("button", name="Merge Anya into Zhenya")).to_have_count(0)
     tab.goto(f"/leagues/{league.pk}/players/")
+    page.locator(".player summary", has_text="Anya").click()
     page.get_by_role("link", name=re.compile("Rename or merge Anya")).click()
     page.get_by_label("Merge into", exact=True).select_option(label=anna.name)
     page.get_by_role("button", name="See what changes").click()
@@ -219,3 +221,49 @@ def test_an_account_is_deleted_and_its_player_stays_on_the_sheets_by_name(open_t
     expect(tab.page.get_by_text("sergei")).to_have_count(0)
     tab.assert_clean()
     other.assert_clean()
+
+
+def test_the_players_page_is_a_row_per_player_whose_tap_opens_its_changes(open_tab):
+    """Fourteen players fit a phone's screen or two: a row each, one control; a tap on a row
+    opens linking an account, renaming and merging, and nothing of the other rows."""
+    owner, scorer = make_user("olga"), make_user("sergei")
+    league = a_league(owner, series=1)
+    Membership.objects.create(league=league, user=scorer, role=Role.SCORER)
+    for name in (
+        "Zhenya",
+        "Ilya",
+        "Kira",
+        "Lev",
+        "Mila",
+        "Nikita",
+        "Oksana",
+        "Pasha",
+        "Raya",
+        "Sava",
+    ):
+        Player.objects.create(league=league, name=name)
+    assert Player.objects.filter(league=league).count() == 14
+    tab = open_tab()
+    tab.login(owner)
+    page = tab.page
+    tab.goto(f"/leagues/{league.pk}/players/")
+    rows = page.locator(".player")
+    expect(rows).to_have_count(14)
+    heights = rows.evaluate_all("rows => rows.map(row => row.getBoundingClientRect().height)")
+    assert max(heights) <= 60, heights  # one line, a thumb's height
+    assert page.evaluate("document.documentElement.scrollWidth") <= tab.width
+    expect(page.locator(".player-actions").first).to_be_hidden()
+
+    page.locator(".player summary", has_text="Vera").click()
+    expect(page.get_by_label("Account of Vera")).to_be_visible()
+    expect(page.get_by_label("Account of Anna")).to_be_hidden()  # the other rows stay shut
+    page.get_by_label("Account of Vera").select_option(label="sergei")
+    page.locator(".player", has_text="Vera").get_by_role("button", name="Link").click()
+    expect(page.get_by_text("Player updated.")).to_be_visible()
+    expect(page.locator(".player", has_text="Vera").locator(".linked")).to_have_text("sergei")
+    assert Player.objects.get(league=league, name="Vera").user == scorer
+
+    page.locator(".player summary", has_text="Kira").click()
+    page.get_by_role("link", name="Rename or merge Kira").click()
+    expect(page.get_by_role("heading", name="Kira", level=2)).to_be_visible()
+    tab.assert_clean()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import Membership, Player, Role
 from tests.helpers import (
@@ -52,7 +53,7 @@ class Action:
 
 def merge_zoya(ctx) -> None:
     lena = Player.objects.get(league=ctx["league"], name="Lena")
-    ctx["merge"] = league_services.players_merge(
+    ctx["merge"] = league_players.players_merge(
         league=ctx["league"], source_id=ctx["player"].pk, target_id=lena.pk, user=ctx["owner"]
     )
 

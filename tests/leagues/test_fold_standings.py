@@ -1,4 +1,5 @@
-"""``manage.py fold_standings``: every league's running totals up to date before any visitor."""
+"""``manage.py fold_standings``: every league's running totals folded again after a release that
+started them afresh."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.core.management import call_command
 
 from scoring.leagues import services as league_services
 from scoring.models import League, RunningTotal
-from tests.helpers import finished
+from tests.helpers import finished, totals_forget
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +26,8 @@ def test_it_folds_what_is_new_once_and_only_in_the_leagues_asked_for(league, own
     for _ in range(3):
         finished(league)
     finished(other)
+    totals_forget(league)
+    totals_forget(other)
     assert not RunningTotal.objects.exists()
 
     assert fold("--league", str(other.pk)).startswith("1 finished series folded in 1 of 1 leagues")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from scoring.leagues import ranking
-from scoring.leagues.ratings import MODEL_MU, MODEL_SIGMA, Rating
-from scoring.leagues.standings import PlayerRow
+from scoring.leagues.rows import PlayerRow
+from scoring.ratings import MODEL_MU, MODEL_SIGMA, Rating
 
 
 def row(pid: int, name: str, *, played: int, won: int, goats: int, mu=None, sigma=2.0):

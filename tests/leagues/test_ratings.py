@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scoring.leagues.ratings import MODEL_MU, MODEL_SIGMA, Rating, SeatResult, rate, side_ranks
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import Player, Series
-from tests.helpers import finished, start_series, totals_reset
+from scoring.ratings import MODEL_MU, MODEL_SIGMA, Rating, SeatResult, rate, side_ranks
+from tests.helpers import finished, start_series, totals_refold
 
 
 def seat(player, side, total=0, winner=False, goat=False) -> SeatResult:
@@ -113,7 +113,7 @@ def test_stored_series_are_rated_in_the_order_they_finished(league):
 
 def series_ratings(league) -> dict[int, Rating]:
     """The league's ratings counted from nothing (the test moves ``finished_at`` by hand)."""
-    totals_reset(league)
+    totals_refold(league)
     table = league_standings(league, StandingsFilter())
     return {row.player_id: row.rating for row in table.players if row.rating}
 

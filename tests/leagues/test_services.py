@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import rules
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Player, Role, Series
@@ -166,12 +167,12 @@ def test_only_an_owner_can_transfer_and_not_to_themselves(league, owner, scorer,
 def test_a_player_is_linked_to_one_members_account(league, scorer):
     first = Player.objects.create(name="Seryozha", league=league)
     second = Player.objects.create(name="Sergei", league=league)
-    league_services.player_link_user(league=league, player_id=first.pk, user_id=scorer.pk)
-    league_services.player_link_user(league=league, player_id=second.pk, user_id=scorer.pk)
+    league_players.player_link_user(league=league, player_id=first.pk, user_id=scorer.pk)
+    league_players.player_link_user(league=league, player_id=second.pk, user_id=scorer.pk)
     first.refresh_from_db()
     second.refresh_from_db()
     assert (first.user_id, second.user_id) == (None, scorer.pk)
-    league_services.player_link_user(league=league, player_id=second.pk, user_id=None)
+    league_players.player_link_user(league=league, player_id=second.pk, user_id=None)
     second.refresh_from_db()
     assert second.user_id is None
 
@@ -179,10 +180,10 @@ def test_a_player_is_linked_to_one_members_account(league, scorer):
 def test_only_members_can_be_linked_to_players(league, outsider):
     player = Player.objects.create(name="Oskar", league=league)
     with pytest.raises(LeagueError):
-        league_services.player_link_user(league=league, player_id=player.pk, user_id=outsider.pk)
+        league_players.player_link_user(league=league, player_id=player.pk, user_id=outsider.pk)
     quick = Player.objects.create(name="Quick")
     with pytest.raises(LeagueError):
-        league_services.player_link_user(league=league, player_id=quick.pk, user_id=None)
+        league_players.player_link_user(league=league, player_id=quick.pk, user_id=None)
 
 
 def test_sharing_the_standings_makes_and_revokes_a_link(league):

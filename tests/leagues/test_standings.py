@@ -9,13 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import rules
-from scoring.leagues import standings, totals
-from scoring.leagues.ratings import SeatResult, rate_match
+from scoring.leagues import standings
 from scoring.leagues.services import league_create, series_move_to_league
 from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import Deal, League, Player, RunningTotal, Series
+from scoring.ratings import SeatResult, rate_match
+from scoring.running_totals import totals_fold
 from scoring.table import services
-from tests.helpers import finished, play_out, record, start_series
+from tests.helpers import finished, play_out, record, start_series, totals_refold
 
 ALL = StandingsFilter()
 
@@ -85,6 +86,7 @@ def test_head_to_head_counts_against_and_together(league, played):
 def test_a_season_counts_the_series_that_finished_within_it(league, played):
     Series.objects.filter(pk=played["c"].pk).update(finished_at=datetime(2024, 3, 1, tzinfo=UTC))
     Series.objects.exclude(pk=played["c"].pk).update(finished_at=datetime(2025, 5, 1, tzinfo=UTC))
+    totals_refold(league)
     spring_2024 = StandingsFilter(date_from=date(2024, 3, 1), date_to=date(2024, 3, 1))
     assert rows_by_name(league_standings(league, spring_2024)).keys() == {"Anna", "Boris"}
     since_2025 = StandingsFilter(date_from=date(2025, 1, 1))
@@ -230,6 +232,7 @@ def season(league):
         play_out(series, loser=n % 2, eggs=n % 4 == 0)
         when = datetime(2024, 1, 1, 20, tzinfo=UTC) + timedelta(days=3 * (n // 2), minutes=n)
         Series.objects.filter(pk=series.pk).update(finished_at=when)
+    totals_refold(league)
     record(start_series(league=league), [60, 60], [True, True])
     return league
 
@@ -261,43 +264,45 @@ def test_every_filter_of_the_form_counts_as_by_hand(season):
         assert from_totals(season, flt) == by_hand(season, flt), flt
 
 
-def folds(league) -> int:
-    """How many series the next view folds into the running totals."""
-    return totals.totals_update(League.objects.get(pk=league.pk))
+def left_to_fold(league) -> int:
+    """How many series a fold now would find past the league's mark: none once a write ended."""
+    return totals_fold(league_id=league.pk)
 
 
 def rows_of_series(league) -> dict[int, list[int]]:
-    """The running totals' row ids, by series."""
+    """The running totals' row ids, by series: a series refolded gets new rows."""
     found: dict[int, list[int]] = {}
     for pk, series_id in RunningTotal.objects.filter(league=league).values_list("pk", "series"):
         found.setdefault(series_id, []).append(pk)
     return found
 
 
+def finishing_order(league) -> list[int]:
+    finished_series = Series.objects.filter(league=league, finished=True)
+    return list(finished_series.order_by("finished_at", "pk").values_list("pk", flat=True))
+
+
 def test_finish_undo_and_finish_again_folds_that_one_series_each_time(season):
-    assert folds(season) == 14
     before = rows_of_series(season)
+    assert len(before) == 14
     playing = Series.objects.get(league=season, finished=False)
     play_out(playing, loser=1)
-    assert folds(season) == 1
+    assert left_to_fold(season) == 0
+    assert rows_of_series(season) == {**before, playing.pk: rows_of_series(season)[playing.pk]}
     playing.refresh_from_db()
     services.deal_undo(series_id=playing.pk, number=playing.deal_count, version=playing.version)
-    assert folds(season) == 0  # its rows went with the undo; nothing else was touched
-    assert rows_of_series(season) == before
+    assert rows_of_series(season) == before  # its rows went with the undo; nothing else moved
     playing.refresh_from_db()
     play_out(playing, loser=1)
-    assert folds(season) == 1
-    assert {pk: rows for pk, rows in rows_of_series(season).items() if pk in before} == before
+    assert left_to_fold(season) == 0
+    after = rows_of_series(season)
+    assert after.keys() == {*before, playing.pk}
+    assert {pk: rows for pk, rows in after.items() if pk in before} == before
     assert from_totals(season) == by_hand(season)
 
 
 def test_an_edit_of_an_old_series_refolds_it_and_the_series_after_it_only(season):
-    assert folds(season) == 14
-    order = list(
-        Series.objects.filter(league=season, finished=True)
-        .order_by("finished_at", "pk")
-        .values_list("pk", flat=True)
-    )
+    order = finishing_order(season)
     before = rows_of_series(season)
     edited = Series.objects.get(pk=order[9])
     last = Deal.objects.filter(series=edited).order_by("-number").first()
@@ -308,24 +313,32 @@ def test_an_edit_of_an_old_series_refolds_it_and_the_series_after_it_only(season
         points=[last.points[1], last.points[0]],
         tricks=[last.tricks[1], last.tricks[0]],
     )
-    edited.refresh_from_db()
-    refolded = folds(season)
-    assert refolded == len(order) - 9 - (0 if edited.finished else 1)
+    assert left_to_fold(season) == 0
     after = rows_of_series(season)
     assert {pk: after[pk] for pk in order[:9]} == {pk: before[pk] for pk in order[:9]}
+    refolded = [pk for pk in order[9:] if pk in after]
+    assert refolded == [pk for pk in finishing_order(season) if pk not in order[:9]]
+    assert all(not set(after[pk]) & set(before[pk]) for pk in refolded)
     assert from_totals(season) == by_hand(season)
     for flt in (StandingsFilter(date_from=date(2024, 1, 13)), StandingsFilter(ruleset="classic")):
         assert from_totals(season, flt) == by_hand(season, flt)
 
 
 def test_a_finished_game_moved_in_refolds_from_where_it_finished(season, owner):
-    assert folds(season) == 14
     quick = finished(None, names=("Anna", "Zoya"), mode="duel", loser=1)
     Series.objects.filter(pk=quick.pk).update(finished_at=datetime(2024, 1, 20, tzinfo=UTC))
     quick.refresh_from_db()
+    earlier = set(
+        Series.objects.filter(league=season, finished_at__lt=quick.finished_at).values_list(
+            "pk", flat=True
+        )
+    )
+    before = rows_of_series(season)
     series_move_to_league(series=quick, league=season, user=owner)
-    later = Series.objects.filter(league=season, finished=True, finished_at__gte=quick.finished_at)
-    assert folds(season) == later.count()
+    assert left_to_fold(season) == 0
+    after = rows_of_series(season)
+    assert {pk: after[pk] for pk in earlier} == {pk: before[pk] for pk in earlier}
+    assert all(not set(after[pk]) & set(before[pk]) for pk in set(before) - earlier)
     assert from_totals(season) == by_hand(season)
     assert from_totals(season, StandingsFilter(date_to=date(2024, 1, 20))) == by_hand(
         season, StandingsFilter(date_to=date(2024, 1, 20))
@@ -334,27 +347,30 @@ def test_a_finished_game_moved_in_refolds_from_where_it_finished(season, owner):
 
 def test_a_series_ending_before_the_last_one_folded_is_put_in_its_place(season, monkeypatch):
     """Two app servers whose clocks disagree: a series ends "before" one already folded."""
-    assert folds(season) == 14
     playing = Series.objects.get(league=season, finished=False)
     early = datetime(2024, 1, 5, tzinfo=UTC)
     monkeypatch.setattr(services.timezone, "now", lambda: early)
     play_out(playing, loser=0)
-    later = Series.objects.filter(league=season, finished=True, finished_at__gte=early)
-    assert folds(season) == later.count()
+    assert left_to_fold(season) == 0
+    assert finishing_order(season).index(playing.pk) < 13
     assert from_totals(season) == by_hand(season)
 
 
 def test_a_series_that_ends_is_folded_alone(league, played):
-    league_standings(league, ALL)
+    before = rows_of_series(league)
     play_out(played["d"], loser=1)
-    assert folds(league) == 1
+    assert left_to_fold(league) == 0
+    assert rows_of_series(league) == {
+        **before,
+        played["d"].pk: rows_of_series(league)[played["d"].pk],
+    }
     assert from_totals(league) == by_hand(league)
 
 
 def test_nothing_is_folded_while_no_finished_series_changed(league, played):
-    league_standings(league, ALL)
+    before = rows_of_series(league)
     record(start_series(league=league), [60, 60], [True, True])  # a new series, not over
-    assert folds(league) == 0
+    assert rows_of_series(league) == before
 
 
 def test_only_rulesets_of_finished_series_are_offered(league, played):

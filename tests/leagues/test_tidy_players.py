@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.events import services as event_services
-from scoring.leagues import services, totals
+from scoring.leagues import players as league_players
 from scoring.leagues.services import LeagueError
 from scoring.leagues.standings import StandingsFilter, head_to_head, league_standings
 from scoring.models import (
@@ -24,7 +24,7 @@ from tests.helpers import (
     league_snapshot,
     logged_in,
     make_event,
-    totals_reset,
+    totals_refold,
 )
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def typo(league):
 def test_rename_changes_the_name_everywhere_and_is_recorded(typo, owner):
     anya = player(typo, "Anya")
     version = Series.objects.get(seats__player=anya).version
-    services.player_rename(league=typo, player_id=anya.pk, name="  Anyuta ", user=owner)
+    league_players.player_rename(league=typo, player_id=anya.pk, name="  Anyuta ", user=owner)
     anya.refresh_from_db()
     assert anya.name == "Anyuta"
     assert "Anyuta" in standings_names(typo)
@@ -63,7 +63,7 @@ def test_rename_changes_the_name_everywhere_and_is_recorded(typo, owner):
 def test_renaming_to_another_players_name_is_refused_and_suggests_a_merge(typo, owner):
     before = league_snapshot(typo)
     with pytest.raises(LeagueError, match="merge"):
-        services.player_rename(
+        league_players.player_rename(
             league=typo, player_id=player(typo, "Anya").pk, name="ANNA", user=owner
         )
     assert league_snapshot(typo) == before
@@ -73,9 +73,11 @@ def test_a_merge_moves_every_seat_and_the_standings_follow(typo, owner):
     anna, anya = player(typo, "Anna"), player(typo, "Anya")
     assert standings_names(typo)["Anna"] == 2
     league = League.objects.get(pk=typo.pk)
-    preview = services.merge_preview(league=typo, source_id=anya.pk, target_id=anna.pk)
+    preview = league_players.merge_preview(league=typo, source_id=anya.pk, target_id=anna.pk)
     assert (preview.series, preview.shared, preview.refusal) == (1, 0, "")
-    event = services.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
+    event = league_players.players_merge(
+        league=typo, source_id=anya.pk, target_id=anna.pk, user=owner
+    )
     assert not Player.objects.filter(pk=anya.pk).exists()
     assert Seat.objects.filter(player=anna).count() == 3
     names = standings_names(typo)
@@ -88,29 +90,31 @@ def test_a_merge_moves_every_seat_and_the_standings_follow(typo, owner):
 def test_players_who_sat_together_cannot_be_merged(typo, owner):
     before = league_snapshot(typo)
     anna, boris = player(typo, "Anna"), player(typo, "Boris")
-    preview = services.merge_preview(league=typo, source_id=boris.pk, target_id=anna.pk)
+    preview = league_players.merge_preview(league=typo, source_id=boris.pk, target_id=anna.pk)
     assert preview.shared == 1 and "same table" in preview.refusal
     with pytest.raises(LeagueError, match="same table"):
-        services.players_merge(league=typo, source_id=boris.pk, target_id=anna.pk, user=owner)
+        league_players.players_merge(league=typo, source_id=boris.pk, target_id=anna.pk, user=owner)
     assert league_snapshot(typo) == before
 
 
 def test_players_of_two_accounts_cannot_be_merged(typo, owner, scorer):
     anna, anya = player(typo, "Anna"), player(typo, "Anya")
-    services.player_link_user(league=typo, player_id=anna.pk, user_id=owner.pk)
-    services.player_link_user(league=typo, player_id=anya.pk, user_id=scorer.pk)
+    league_players.player_link_user(league=typo, player_id=anna.pk, user_id=owner.pk)
+    league_players.player_link_user(league=typo, player_id=anya.pk, user_id=scorer.pk)
     with pytest.raises(LeagueError, match="accounts"):
-        services.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
+        league_players.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
 
 
 def test_undo_brings_the_player_back_as_before(typo, owner, scorer):
     anna, anya = player(typo, "Anna"), player(typo, "Anya")
-    services.player_link_user(league=typo, player_id=anya.pk, user_id=scorer.pk)
+    league_players.player_link_user(league=typo, player_id=anya.pk, user_id=scorer.pk)
     seats = set(Seat.objects.filter(player=anya).values_list("pk", flat=True))
     standings = standings_names(typo)
-    event = services.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
+    event = league_players.players_merge(
+        league=typo, source_id=anya.pk, target_id=anna.pk, user=owner
+    )
     assert Player.objects.get(pk=anna.pk).user == scorer  # the link follows
-    restored = services.merge_undo(league=typo, event_id=event.pk, user=owner)
+    restored = league_players.merge_undo(league=typo, event_id=event.pk, user=owner)
     assert (restored.pk, restored.name, restored.user) == (anya.pk, "Anya", scorer)
     assert set(Seat.objects.filter(player=restored).values_list("pk", flat=True)) == seats
     assert Player.objects.get(pk=anna.pk).user is None
@@ -119,22 +123,24 @@ def test_undo_brings_the_player_back_as_before(typo, owner, scorer):
     assert event.undone_at is not None
     assert LeagueEvent.objects.filter(league=typo, action="unmerged").count() == 1
     with pytest.raises(LeagueError, match="undone already"):
-        services.merge_undo(league=typo, event_id=event.pk, user=owner)
+        league_players.merge_undo(league=typo, event_id=event.pk, user=owner)
 
 
 def test_undo_is_refused_when_the_name_is_taken_again_or_the_target_merged_on(typo, owner):
     anna, anya, vera = player(typo, "Anna"), player(typo, "Anya"), player(typo, "Vera")
-    first = services.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
-    services.player_rename(league=typo, player_id=vera.pk, name="anya", user=owner)
+    first = league_players.players_merge(
+        league=typo, source_id=anya.pk, target_id=anna.pk, user=owner
+    )
+    league_players.player_rename(league=typo, player_id=vera.pk, name="anya", user=owner)
     with pytest.raises(LeagueError, match="again"):
-        services.merge_undo(league=typo, event_id=first.pk, user=owner)
-    services.player_rename(league=typo, player_id=vera.pk, name="Vera", user=owner)
+        league_players.merge_undo(league=typo, event_id=first.pk, user=owner)
+    league_players.player_rename(league=typo, player_id=vera.pk, name="Vera", user=owner)
     boris = player(typo, "Boris")
     # Anna (with Anya's series) merged on: Anna sat with Boris, so use a fresh player.
     lone = Player.objects.create(name="Zoya", league=typo)
-    services.players_merge(league=typo, source_id=anna.pk, target_id=lone.pk, user=owner)
+    league_players.players_merge(league=typo, source_id=anna.pk, target_id=lone.pk, user=owner)
     with pytest.raises(LeagueError, match="undo that merge first"):
-        services.merge_undo(league=typo, event_id=first.pk, user=owner)
+        league_players.merge_undo(league=typo, event_id=first.pk, user=owner)
     assert boris.pk  # Boris was never touched
 
 
@@ -187,7 +193,7 @@ def test_a_rename_to_a_taken_name_answers_422_with_the_reason(typo, owner):
 
 def test_members_read_the_changes_but_only_owners_see_undo(typo, owner, viewer):
     anna, anya = player(typo, "Anna"), player(typo, "Anya")
-    services.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
+    league_players.players_merge(league=typo, source_id=anya.pk, target_id=anna.pk, user=owner)
     page = logged_in(viewer).get(f"/leagues/{typo.pk}/changes/")
     assert page.status_code == 200
     assert "Anya merged into Anna" in html(page) and "Undo this merge" not in html(page)
@@ -197,9 +203,8 @@ def test_members_read_the_changes_but_only_owners_see_undo(typo, owner, viewer):
 
 
 def stored_totals(league) -> tuple[list[dict], list[dict]]:
-    """The league's running totals and pair results as the standings read them (folded first),
-    without their row ids."""
-    totals.totals_update(league)
+    """The league's running totals and pair results as the standings read them, without their
+    row ids."""
 
     def rows(model, order):
         return [
@@ -214,7 +219,7 @@ def stored_totals(league) -> tuple[list[dict], list[dict]]:
 
 
 def folded_afresh(league) -> tuple[list[dict], list[dict]]:
-    totals_reset(league)
+    totals_refold(league)
     return stored_totals(league)
 
 
@@ -226,7 +231,6 @@ def teams_typo(league):
     finished(league)
     finished(league, names=("Anya", "Boris", "Vera", "Gleb"), loser=0)
     finished(league, loser=1)
-    stored_totals(league)  # folded before the merge, as a visited league is
     return league
 
 
@@ -234,7 +238,7 @@ def test_a_merge_refolds_the_running_totals_pairs_ratings_and_head_to_head(teams
     league = teams_typo
     anna, anya, vera = player(league, "Anna"), player(league, "Anya"), player(league, "Vera")
     before = stored_totals(league)
-    services.players_merge(league=league, source_id=anya.pk, target_id=anna.pk, user=owner)
+    league_players.players_merge(league=league, source_id=anya.pk, target_id=anna.pk, user=owner)
     after = stored_totals(league)
     assert after != before
     assert after == folded_afresh(league)  # as if Anya had never been typed
@@ -259,9 +263,11 @@ def test_undoing_a_merge_gives_back_the_running_totals_and_pairs_of_before(teams
     league = teams_typo
     anna, anya = player(league, "Anna"), player(league, "Anya")
     before = stored_totals(league)
-    event = services.players_merge(league=league, source_id=anya.pk, target_id=anna.pk, user=owner)
-    stored_totals(league)  # the merged standings were looked at
-    services.merge_undo(league=league, event_id=event.pk, user=owner)
+    event = league_players.players_merge(
+        league=league, source_id=anya.pk, target_id=anna.pk, user=owner
+    )
+    assert stored_totals(league) != before
+    league_players.merge_undo(league=league, event_id=event.pk, user=owner)
     assert stored_totals(league) == before
     assert head_to_head(league, StandingsFilter(), anna, player(league, "Boris")).against == 2
 
@@ -270,7 +276,7 @@ def test_a_merge_seats_the_target_in_the_club_nights_rounds_to_come(league, owne
     night = make_event(league, 8, rounds=3)
     source = player(league, "Player 03")
     typo_of = Player.objects.create(name="Player 3", league=league)  # never at the night
-    event = services.players_merge(
+    event = league_players.players_merge(
         league=league, source_id=source.pk, target_id=typo_of.pk, user=owner
     )
     night.refresh_from_db()
@@ -283,7 +289,7 @@ def test_a_merge_seats_the_target_in_the_club_nights_rounds_to_come(league, owne
         assert seated.filter(player=typo_of).exists()
     board = logged_in(owner).get(f"/leagues/{league.pk}/events/{night.pk}/")
     assert board.status_code == 200 and "Player 3" in html(board)
-    services.merge_undo(league=league, event_id=event.pk, user=owner)
+    league_players.merge_undo(league=league, event_id=event.pk, user=owner)
     night.refresh_from_db()
     assert source.pk in night.present and typo_of.pk not in night.present
     assert Seat.objects.filter(player=source, series__event_table__round__number=1).exists()
@@ -295,10 +301,12 @@ def test_two_players_of_one_club_night_cannot_be_merged(league, owner):
     # Not at one table in the first round: the club night alone says they are two people.
     Seat.objects.filter(series__event_table__round__event=night).delete()
     before = league_snapshot(league)
-    preview = services.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
+    preview = league_players.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
     assert "Friday night" in preview.refusal
     with pytest.raises(LeagueError, match="club night Friday night"):
-        services.players_merge(league=league, source_id=first.pk, target_id=second.pk, user=owner)
+        league_players.players_merge(
+            league=league, source_id=first.pk, target_id=second.pk, user=owner
+        )
     assert league_snapshot(league) == before
 
 
@@ -338,7 +346,7 @@ def test_a_merge_preview_reads_the_club_nights_in_as_many_queries_however_many(l
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            services.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
+            league_players.merge_preview(league=league, source_id=first.pk, target_id=second.pk)
         return len(captured)
 
     one = queries()

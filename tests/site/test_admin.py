@@ -17,6 +17,7 @@ from django.urls import clear_url_caches, reverse
 
 from scoring import languages
 from scoring.backup import jobs
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import Deal, Export, League, Membership, Player, Role
 from tests.helpers import (
@@ -57,7 +58,7 @@ def world(league, owner):
     finished(league, names=("Anna", "Boris"), mode="duel")
     finished(league, names=("Anya", "Vera"), mode="duel")
     players = {p.name: p for p in Player.objects.filter(league=league)}
-    league_services.players_merge(
+    league_players.players_merge(
         league=league, source_id=players["Anya"].pk, target_id=players["Anna"].pk, user=owner
     )
     finished(league, names=("Gleb", "Dima", "Egor", "Fima"))  # two teams: a pair's result

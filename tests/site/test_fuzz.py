@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 import scoring.table.forms  # noqa: F401  (every form class, for the field names below)
 from scoring.events import services as event_services
 from scoring.history.forms import HistoryFilterForm
-from scoring.leagues import services as league_services
+from scoring.leagues import players as league_players
 from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import (
     MAX_ID,
@@ -484,7 +484,7 @@ def site(league, owner, outsider) -> Site:
         clients[name] = Client()
         clients[name].force_login(user)
     zed = Player.objects.create(name="Zed", league=league)
-    merge = league_services.players_merge(
+    merge = league_players.players_merge(
         league=league, source_id=zed.pk, target_id=mine.seats.first().player_id, user=owner
     )
     event = event_services.share_renew(event=make_event(league, 4, rounds=1))

@@ -9,6 +9,7 @@ from axes.models import AccessAttempt, AccessLog
 from django.contrib.auth import get_user_model
 
 from scoring import languages, privacy
+from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import DealEvent, Event, Export, LeagueEvent, Membership, Player, Series
 from scoring.table import services
@@ -32,8 +33,8 @@ def history(league, owner, scorer):
     """Sergei (the scorer) plays as "Serezha", started a series and recorded a deal."""
     played = finished(league, names=("Serezha", "Boris"), mode="duel")
     serezha = Player.objects.get(league=league, name="Serezha")
-    league_services.player_link_user(league=league, player_id=serezha.pk, user_id=scorer.pk)
-    league_services.player_rename(league=league, player_id=serezha.pk, name="Seryozha", user=scorer)
+    league_players.player_link_user(league=league, player_id=serezha.pk, user_id=scorer.pk)
+    league_players.player_rename(league=league, player_id=serezha.pk, name="Seryozha", user=scorer)
     game = start_series(league=league, names=("Seryozha", "Vera"), mode="duel")
     Series.objects.filter(pk=game.pk).update(created_by=scorer)
     services.deal_record(series_id=game.pk, number=1, points=[70, 50], tricks=None, user=scorer)
@@ -155,8 +156,8 @@ def test_a_deleted_account_leaves_no_id_in_the_merges_and_no_link_anywhere(leagu
     finished(league, names=("Sergei", "Vera"), mode="duel")
     typo = Player.objects.get(league=league, name="Serezha")
     sergei = Player.objects.get(league=league, name="Sergei")
-    league_services.player_link_user(league=league, player_id=typo.pk, user_id=scorer.pk)
-    merge = league_services.players_merge(
+    league_players.player_link_user(league=league, player_id=typo.pk, user_id=scorer.pk)
+    merge = league_players.players_merge(
         league=league, source_id=typo.pk, target_id=sergei.pk, user=scorer
     )
     assert merge.data["source"]["user"] == scorer.pk
@@ -167,7 +168,7 @@ def test_a_deleted_account_leaves_no_id_in_the_merges_and_no_link_anywhere(leagu
     for url in (f"/leagues/{league.pk}/players/", f"/leagues/{league.pk}/changes/"):
         page = client.get(url)
         assert page.status_code == 200 and "sergei" not in html(page), url
-    restored = league_services.merge_undo(league=league, event_id=merge.pk, user=owner)
+    restored = league_players.merge_undo(league=league, event_id=merge.pk, user=owner)
     assert (restored.name, restored.user_id) == ("Serezha", None)
     assert "Serezha" in html(client.get(f"/leagues/{league.pk}/players/"))
 

@@ -1,11 +1,11 @@
 """``manage.py fold_standings``: bring every league's running totals up to date now.
 
-The standings fold a league's newly finished series into its running totals on the first view
-that needs them (``scoring.leagues.totals``). After a deploy that starts the totals afresh (or an
-import of a big league) that first view would fold the whole league while its visitor waits
-(about a second for 5,000 series, holding the league's row): run this once after ``migrate`` and
-no visitor waits. Safe to run at any time, on a live site, as often as wanted: a league already
-up to date costs one index seek.
+Every write that finishes or changes a league series folds the league's running totals
+(``scoring.running_totals``), and the standings only read them. What no write folded is folded
+here: a release whose migration starts the totals afresh, a database restored by other means
+than ``import_history``, a repair. Run it once after ``migrate`` (about a second for a league of
+5,000 series, holding the league's row); safe at any time, on a live site, as often as wanted:
+a league already up to date costs a query.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from scoring.leagues.totals import totals_update
 from scoring.models import League
+from scoring.running_totals import totals_fold
 
 
 class Command(BaseCommand):
     help = (
         "Fold every league's finished series into its standings' running totals now, so that "
-        "no visitor's first standings view has to (run once after migrate; safe at any time)."
+        "the standings show them (run once after migrate; safe at any time)."
     )
 
     def add_arguments(self, parser):
@@ -36,7 +36,7 @@ class Command(BaseCommand):
             leagues = leagues.filter(pk__in=options["league"])
         folded = touched = 0
         for league in leagues.iterator():
-            count = totals_update(league)
+            count = totals_fold(league_id=league.pk)
             folded += count
             touched += 1 if count else 0
             if count and options["verbosity"] > 1:

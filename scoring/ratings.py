@@ -5,7 +5,7 @@ moves with who they played beside; two and three players are each a team of one 
 A side's rank comes from the stored result: the winner first, the goat(s) last, any other side
 in between by its defeat points (fewer is better; equal totals tie). The series are taken in the
 order they finished, ``(finished_at, pk)``, so the same series always give the same ratings;
-``totals`` folds them in, one series at a time, and stores each rating after each series.
+``running_totals`` folds them in, one series at a time, and stores each rating after each series.
 """
 
 from __future__ import annotations

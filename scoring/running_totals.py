@@ -1,19 +1,24 @@
 """A league's running totals: per player, after each finished series, everything counted so far.
 
 The standings count finished series in the order they finished, ``(finished_at, pk)``. For each
-one, ``totals_update`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
+one, ``totals_fold`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
 (series played, won, goat, defeat points, eggs, naked deals) over every series of the league up
 to and including it, the same over the series of its ruleset, and the openskill rating after it
 (ratings depend on the order); and a ``PairResult`` row per partnership of a two-teams series.
 A standings view under any filter then costs a few index seeks per player, whatever the size
-of the league (``standings``).
+of the league (``leagues.standings``), and only reads.
 
-``League.totals_until`` marks how far the rows are valid. A change to a finished series (a deal
-of it undone or edited, a finished game moved in, a series finishing "in the past" because two
-app servers' clocks disagree) goes through ``table.services.results_changed``, which deletes the
-rows from that series' position on and moves the mark back; the next view folds only the series
-after the mark. So "finish, undo, finish again" folds one series, and an edit of a series long
-ago refolds the series after it (not the ones before).
+``League.totals_until`` marks how far the rows are valid. Every write that finishes or changes a
+finished league series (a deal recorded, undone or edited, a finished game moved in, players
+merged) ends with ``table.services.results_changed``, which deletes the rows from that series'
+position on, moves the mark back and folds again from there, in the write's transaction. So a
+series that ends folds alone, "finish, undo, finish again" folds one series, and an edit of a
+series long ago refolds the series after it (not the ones before). Writers of many series at
+once (the import, the demo league) fold once at their end; ``manage.py fold_standings`` folds
+whatever a release or a repair left behind.
+
+Here rather than in ``leagues``: the table's writes fold, and ``table`` imports no part of
+``leagues`` (they import it).
 """
 
 from __future__ import annotations
@@ -24,12 +29,12 @@ from datetime import datetime
 from itertools import groupby
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from scoring import rules
-from scoring.leagues.ratings import RatingState, SeatResult, rate_match
-from scoring.models import League, PairResult, RunningTotal, Seat, Series
+from scoring.models import League, PairResult, Player, RunningTotal, Seat
 from scoring.modes import Mode
+from scoring.ratings import RatingState, SeatResult, rate_match
 from scoring.rulesets import ruleset_key
 
 #: One row per seat of a finished series, as the fold reads them.
@@ -99,7 +104,8 @@ def rules_key_of(data) -> str:
         return ""
 
 
-def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
+def _pending(league_id: int, until: tuple) -> QuerySet[Seat]:
+    """The seats of the league's finished series after ``until``."""
     seats = Seat.objects.filter(series__league_id=league_id, series__finished=True)
     if until[0] is not None:
         at, pk = until
@@ -107,6 +113,10 @@ def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
         seats = seats.filter(series__finished_at__gte=at).exclude(
             series__finished_at=at, series_id__lte=pk
         )
+    return seats
+
+
+def _pending_seats(seats: QuerySet[Seat]) -> Iterator[tuple]:
     return (
         seats.order_by("series__finished_at", "series_id", "position")
         .values_list(*SEAT_ROW)
@@ -114,37 +124,18 @@ def _pending_seats(league_id: int, until: tuple) -> Iterator[tuple]:
     )
 
 
-def totals_update(league: League) -> int:
-    """Fold the league's finished series after ``totals_until`` into running totals; how many.
-
-    Reads the mark afresh (``league`` may have been loaded before a change) and leaves it, with
-    the rulesets played, on ``league``. When something is to fold, locks the league's row (the
-    writers of ``results_changed`` lock it too), so a fold never writes rows for a series that
-    changed meanwhile.
-    """
-    mark = League.objects.filter(pk=league.pk).values_list(*MARK).get()
-    if _pending(league.pk, mark[:2]):
-        with transaction.atomic():
-            locked = League.objects.select_for_update().get(pk=league.pk)
-            folded = _fold(locked, (locked.totals_until, locked.totals_until_series))
-            mark = tuple(getattr(locked, name) for name in MARK)
-    else:
-        folded = 0
-    league.totals_until, league.totals_until_series, league.totals_rulesets = mark
-    return folded
-
-
-def _pending(league_id: int, until: tuple) -> bool:
-    """Whether a finished series of the league comes after ``until`` (one index seek)."""
-    query = Series.objects.filter(league_id=league_id, finished=True)
-    if until[0] is not None:
-        at, pk = until
-        # A range on the index (league, finished_at), then the few series at ``at`` left out.
-        query = query.filter(finished_at__gte=at).exclude(finished_at=at, pk__lte=pk)
-    return query.exists()
+@transaction.atomic
+def totals_fold(*, league_id: int) -> int:
+    """Fold the league's finished series after its ``totals_until`` mark into running totals;
+    how many. Locks the league's row (``results_changed``, its caller, holds it already), so
+    folds and the writes that move the mark back never interleave."""
+    league = League.objects.select_for_update().only(*MARK).get(pk=league_id)
+    return _fold(league, (league.totals_until, league.totals_until_series))
 
 
 def _fold(league: League, until: tuple) -> int:
+    pending = _pending(league.pk, until)
+    before = _Before(league.pk, until, pending.values("player_id"))
     players: dict[int, _Player] = {}
     ratings: RatingState = {}
     keys: dict[str, str] = {}
@@ -157,7 +148,7 @@ def _fold(league: League, until: tuple) -> int:
     # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
     numbers: dict[str | None, int] = {}
     for (series_id, finished_at), group in groupby(
-        _pending_seats(league.pk, until), key=lambda row: row[:2]
+        _pending_seats(pending), key=lambda row: row[:2]
     ):
         seats = list(group)
         _id, _at, mode, ruleset, eggs = seats[0][:5]
@@ -167,7 +158,7 @@ def _fold(league: League, until: tuple) -> int:
         key = keys[text]
         if key:
             rulesets.add(key)
-        _load(league.pk, until, [seat[5] for seat in seats], key, players, ratings)
+        _load(before, [seat[5] for seat in seats], key, players, ratings)
         for counter in (None, key):
             if counter not in numbers:
                 numbers[counter] = _series_before(league.pk, until, counter)
@@ -250,20 +241,45 @@ def _write(totals: list[tuple], pairs: list[tuple]) -> None:
     pairs.clear()
 
 
+class _Before:
+    """The players' last rows up to ``until``, where the fold starts from: of the players of the
+    series to fold (``ids``, a subquery), in one query overall and one per ruleset, each an
+    index seek per player. (A query per player and ruleset made a change to a series long ago,
+    which refolds a thousand series and every player, cost seconds.)"""
+
+    def __init__(self, league_id: int, until: tuple, ids: QuerySet) -> None:
+        self.league_id, self.until, self.ids = league_id, until, ids
+        self.rows: dict[str | None, dict[int, RunningTotal]] = {}
+
+    def last(self, pid: int, key: str | None) -> RunningTotal | None:
+        """``pid``'s last row up to ``until`` (of ruleset ``key``, or of any)."""
+        if self.until[0] is None:
+            return None
+        if key not in self.rows:
+            # By player only (a player's rows are all of their league's): the seek is on the
+            # player's index, not a walk down the league's.
+            rows = RunningTotal.objects.filter(player_id=OuterRef("pk"))
+            if key is not None:
+                rows = rows.filter(rules_key=key)
+            last = _up_to(rows, self.until).order_by("-finished_at", "-series_id").values("pk")
+            found = Player.objects.filter(pk__in=self.ids).annotate(last=Subquery(last[:1]))
+            ids = [pk for pk in found.values_list("last", flat=True) if pk is not None]
+            self.rows[key] = {row.player_id: row for row in RunningTotal.objects.filter(pk__in=ids)}
+        return self.rows[key].get(pid)
+
+
 def _load(
-    league_id: int,
-    until: tuple,
+    before: _Before,
     ids: list[int],
     key: str,
     players: dict[int, _Player],
     ratings: RatingState,
 ) -> None:
-    """The state before the fold of the players ``ids`` (and of their counts under ``key``),
-    from their last rows up to ``until``: one query per player and ruleset not seen yet."""
+    """The state before the fold of the players ``ids`` (and of their counts under ``key``)."""
     for pid in ids:
         state = players.get(pid)
         if state is None:
-            last = _last_row(league_id, until, pid, None)
+            last = before.last(pid, None)
             if last is None:
                 state = _Player([0] * len(COUNTS), {})
             else:
@@ -272,7 +288,7 @@ def _load(
                     ratings[pid] = (last.mu, last.sigma, last.rated)
             players[pid] = state
         if key not in state.by_rules:
-            last = _last_row(league_id, until, pid, key)
+            last = before.last(pid, key)
             state.by_rules[key] = (
                 [0] * len(COUNTS)
                 if last is None
@@ -297,12 +313,3 @@ def _series_before(league_id: int, until: tuple, key: str | None) -> int:
     field = "league_series" if key is None else "rules_series"
     found = query.order_by("-finished_at", "-series_id").values_list(field, flat=True).first()
     return found or 0
-
-
-def _last_row(league_id: int, until: tuple, pid: int, key: str | None) -> RunningTotal | None:
-    if until[0] is None:
-        return None
-    query = _up_to(RunningTotal.objects.filter(player_id=pid, league_id=league_id), until)
-    if key is not None:
-        query = query.filter(rules_key=key)
-    return query.order_by("-finished_at", "-series_id").first()
