@@ -23,6 +23,7 @@ from tests.helpers import (
     client_with_link,
     creator_client,
     finished,
+    html,
     league_snapshot,
     logged_in,
     record,
@@ -564,6 +565,44 @@ def test_a_table_link_scores_its_own_table_and_nothing_else(event_ctx):
     assert league_snapshot(event_ctx["league"]) == before
 
 
+@pytest.mark.parametrize("who", WHO)
+def test_a_tables_evening_link_scores_its_table_in_each_round_and_nothing_else(event_ctx, who):
+    """Whoever opens a table's link for the evening (an outsider's phone, an anonymous one)
+    scores the round's game at that table, and nothing else: not the other tables, not the
+    organiser's pages or actions, not a game of a round it no longer plays."""
+    from scoring.events import services as event_services
+    from scoring.models import EventTable
+
+    event = event_ctx["event"]
+    link = event.table_links.get(number=1)
+    phone = logged_in(event_ctx[who])
+    assert phone.post(link.get_absolute_url()).status_code == 302
+    mine, other = EventTable.objects.filter(round__event=event).order_by("number")
+    assert phone.get(f"/series/{mine.series.pk}/").status_code == 200
+    if who in ("owner", "scorer", "viewer"):
+        return  # members see every table of their league anyway (the matrix above)
+    before = league_snapshot(event_ctx["league"])
+    assert phone.get(f"/series/{other.series.pk}/").status_code == 404
+    data = {"number": 1, "points_0": "70"}
+    assert phone.post(f"/series/{other.series.pk}/deals/", data).status_code == 404
+    league = event_ctx["league"].pk
+    for rest in ("", "board/", "cards/"):
+        assert phone.get(f"/leagues/{league}/events/{event.pk}/{rest}").status_code in (302, 404)
+    finish = phone.post(f"/leagues/{league}/events/{event.pk}/rounds/finish/")
+    assert finish.status_code in (302, 404) and event.played_rounds.get().finished_at is None
+    assert league_snapshot(event_ctx["league"]) == before
+    event_services.round_finish(event=event)
+    event_services.round_start(event=event)
+    latest = EventTable.objects.get(round__event=event, round__number=2, number=1)
+    assert 'name="entry_key"' in html(phone.get(link.get_absolute_url()))
+    assert latest.series_id != mine.series_id
+
+
+def test_a_table_link_that_names_nothing_is_not_found(db):
+    assert logged_in(None).get("/tables/not-a-token/").status_code == 404
+    assert logged_in(None).get("/tables/not-a-token/live/").status_code == 286
+
+
 def test_the_public_leaderboard_opens_by_its_link_only(event_ctx):
     done = event_ctx["event_done"]
     assert logged_in(None).get(f"/public/events/{done.share_token}/").status_code == 200
@@ -582,7 +621,8 @@ def test_the_matrix_covers_every_club_night_url():
         "event_share_revoke",
     }
     read_only = {"event_list", "event_detail", "event_board", "event_cards", "event_public"}
-    names = {pattern.name for pattern in event_urls.urlpatterns}
+    by_link = {"table_link", "table_live"}  # a table's phone: its link is the key (below)
+    names = {pattern.name for pattern in event_urls.urlpatterns} - by_link
     assert names == changes | read_only
     assert len(EVENT_ACTIONS) == len(changes)
     assert read_only - {"event_public"} <= set(EVENT_PAGES)

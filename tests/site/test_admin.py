@@ -18,7 +18,6 @@ from django.urls import clear_url_caches, reverse
 from scoring import languages
 from scoring.backup import jobs
 from scoring.leagues import players as league_players
-from scoring.leagues import services as league_services
 from scoring.models import Deal, Export, League, Membership, Player, Role
 from tests.helpers import (
     PASSWORD,
@@ -158,7 +157,7 @@ def test_no_admin_list_costs_more_queries_for_more_rows(world, owner, scorer, op
     finished(world, names=("Nina", "Oleg"), mode="duel")
     finished(None, names=("Pavel", "Rita"), mode="duel")  # a quick game: no league
     players = {p.name: p for p in Player.objects.filter(league=world)}
-    league_services.players_merge(
+    league_players.players_merge(
         league=world, source_id=players["Nina"].pk, target_id=players["Ivan"].pk, user=owner
     )
     logged_in(owner).get(f"/leagues/{world.pk}/standings/")
