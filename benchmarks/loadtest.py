@@ -540,25 +540,45 @@ def parse(raw: bytes) -> Answer:
     return Answer(int(lines[0].split()[1]), headers, cookies, body)
 
 
-class _Exchange(asyncio.Protocol):
-    """One request on its own connection; the answer is whatever came until the server closed."""
+class Exchange:
+    """One request on its own non-blocking socket, driven by the event loop's callbacks alone (no
+    task, future or transport: the generator shares the two cores with the servers). ``done``
+    gets what came until the server closed the connection, or a ``Failed``."""
 
-    def __init__(self, request: bytes, done: asyncio.Future):
-        self.request, self.done, self.chunks = request, done, []
+    def __init__(self, loop, port: int, request: bytes, deadline: float, done: Callable):
+        self.loop, self.request, self.done, self.chunks = loop, request, done, []
+        self.sock = socket.socket()
+        self.sock.setblocking(False)
+        self.fd = self.sock.fileno()
+        self.timer = loop.call_at(deadline, self._finish, Failed("timed out"))
+        self.sock.connect_ex(("127.0.0.1", port))  # in progress; writable once connected
+        loop.add_writer(self.fd, self._send)
 
-    def connection_made(self, transport) -> None:
-        transport.write(self.request)
+    def _send(self) -> None:
+        try:
+            self.request = self.request[self.sock.send(self.request) :]
+        except OSError as error:  # refused, reset
+            return self._finish(Failed(repr(error)))
+        if not self.request:
+            self.loop.remove_writer(self.fd)
+            self.loop.add_reader(self.fd, self._receive)
 
-    def data_received(self, data: bytes) -> None:
-        self.chunks.append(data)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.done.done():
-            return
-        if exc is None:
-            self.done.set_result(b"".join(self.chunks))
+    def _receive(self) -> None:
+        try:
+            data = self.sock.recv(1 << 18)
+        except OSError as error:
+            return self._finish(Failed(repr(error)))
+        if data:
+            self.chunks.append(data)
         else:
-            self.done.set_exception(exc)
+            self._finish(b"".join(self.chunks))
+
+    def _finish(self, outcome: bytes | Failed) -> None:
+        self.timer.cancel()
+        self.loop.remove_writer(self.fd)
+        self.loop.remove_reader(self.fd)
+        self.sock.close()
+        self.done(outcome)
 
 
 class Failed(Exception):
@@ -617,7 +637,8 @@ class ClubNight:
 
     async def _step(self, tables: int) -> Figures:
         self.loop = asyncio.get_running_loop()
-        self.pending: set[asyncio.Task] = set()
+        self.open = 0  # requests under way
+        self.deals: set[asyncio.Task] = set()
         self.figures = Figures(
             tables, {kind: [] for kind in KINDS}, dict.fromkeys(KINDS, 0), [], []
         )
@@ -635,17 +656,17 @@ class ClubNight:
             first = start + self.random.uniform(0, screen_every)
             self._every(screen_every, first, end, self._screen, club)
         await asyncio.sleep(end - self.loop.time())
-        while self.pending:
-            await asyncio.gather(*self.pending, return_exceptions=True)
+        while self.open or self.deals:
+            await asyncio.sleep(0.05)
         return self.figures
 
     def _every(self, period: float, first: float, end: float, send: Callable, *args) -> None:
         """``send(moment, *args)`` at ``first``, then every ``period`` s until ``end``."""
 
         def tick(moment: float) -> None:
-            task = self.loop.create_task(send(moment, *args))
-            self.pending.add(task)
-            task.add_done_callback(self.pending.discard)
+            if self._counted(moment):
+                self.figures.late.append((self.loop.time() - moment) * 1000)
+            send(moment, *args)
             if moment + period < end:
                 self.loop.call_at(moment + period, tick, moment + period)
 
@@ -669,57 +690,60 @@ class ClubNight:
             lines.append(f"Content-Length: {len(body)}")
         return ("\r\n".join(lines) + "\r\n" + extra + "\r\n").encode() + body
 
-    async def _exchange(self, request: bytes, phone: Phone, expected: tuple[int, ...]) -> Answer:
-        done = self.loop.create_future()
-        transport, _ = await self.loop.create_connection(
-            lambda: _Exchange(request, done), "127.0.0.1", self.port
-        )
-        try:
-            answer = parse(await done)
-        finally:
-            transport.abort()  # closed by the server already, unless a timeout cut it short
+    def _send(self, request: bytes, deadline: float, then: Callable) -> None:
+        """Send ``request``; ``then(outcome)`` with its raw answer or a ``Failed``."""
+        self.open += 1
+
+        def done(outcome: bytes | Failed) -> None:
+            self.open -= 1
+            then(outcome)
+
+        Exchange(self.loop, self.port, request, deadline, done)
+
+    def _fetch(self, request: bytes, deadline: float) -> asyncio.Future:
+        future = self.loop.create_future()
+        self._send(request, deadline, future.set_result)
+        return future
+
+    @staticmethod
+    def _answer(outcome: bytes | Failed, phone: Phone, expected: tuple[int, ...]) -> Answer:
+        if isinstance(outcome, Failed):
+            raise outcome
+        answer = parse(outcome)
         phone.cookies.update(answer.cookies)
         if answer.status not in expected:
             raise Failed(f"answered {answer.status}")
         return answer
 
-    async def _timed(self, kinds: list[str], moment: float, work, timeout: float) -> None:
-        """Run ``work`` (a coroutine) until ``timeout`` s after ``moment``; a failure counts for
-        each kind in ``kinds`` (which ``work`` may change as it goes)."""
-        counted = self._counted(moment)
-        if counted:
-            self.figures.late.append((self.loop.time() - moment) * 1000)
-        task = asyncio.current_task()
-        deadline = self.loop.call_at(moment + timeout, task.cancel)
-        try:
-            await work
-        except (asyncio.CancelledError, Exception) as error:  # counted and shown, never lost
-            if counted:
-                reason = "timed out" if isinstance(error, asyncio.CancelledError) else repr(error)
-                for kind in kinds:
-                    self.figures.failures[kind] += 1
-                if len(self.figures.examples) < 5:
-                    self.figures.examples.append(f"{kinds[-1]}: {reason}")
-        finally:
-            deadline.cancel()
+    def _failed(self, kinds: list[str], moment: float, error: Exception) -> None:
+        if not self._counted(moment):
+            return
+        for kind in kinds:
+            self.figures.failures[kind] += 1
+        if len(self.figures.examples) < 5:
+            self.figures.examples.append(f"{kinds[-1]}: {error}")
 
     def _took(self, kind: str, moment: float, since: float) -> None:
         if self._counted(moment):
             self.figures.latencies[kind].append((self.loop.time() - since) * 1000)
 
-    async def _poll(self, moment: float, table: Table, phone: Phone) -> None:
-        await self._timed(["live poll"], moment, self._ask(moment, table, phone), TIMEOUT)
-
-    async def _ask(self, moment: float, table: Table, phone: Phone) -> None:
+    def _poll(self, moment: float, table: Table, phone: Phone) -> None:
         series = table.current
         version = phone.versions.get(series["live"], series["version"])
         path = f"{series['live']}?version={version}"
         request = self._request("GET", path, phone, "HX-Request: true\r\n")
-        answer = await self._exchange(request, phone, (200, 204))
-        self._took("live poll", moment, moment)
-        if answer.status == 200:
-            self.figures.news += self._counted(moment)
-            self._read_version(answer.text, series, phone)
+
+        def then(outcome: bytes | Failed) -> None:
+            try:
+                answer = self._answer(outcome, phone, (200, 204))
+                self._took("live poll", moment, moment)
+                if answer.status == 200:
+                    self.figures.news += self._counted(moment)
+                    self._read_version(answer.text, series, phone)
+            except Exception as error:  # counted and shown, never lost
+                self._failed(["live poll"], moment, error)
+
+        self._send(request, moment + TIMEOUT, then)
 
     def _read_version(self, page: str, series: dict, phone: Phone) -> None:
         found = VERSION.search(page)
@@ -729,54 +753,61 @@ class ClubNight:
             int(found.group(1)), phone.versions.get(series["live"], 0)
         )
 
-    async def _deal(self, moment: float, table: Table) -> None:
-        kinds = ["deal", "board GET"]
-        work = self._read_and_post(moment, table, kinds)
-        await self._timed(kinds, moment, work, 2 * TIMEOUT)
+    def _deal(self, moment: float, table: Table) -> None:
+        task = self.loop.create_task(self._read_and_post(moment, table))
+        self.deals.add(task)
+        task.add_done_callback(self.deals.discard)
 
-    async def _read_and_post(self, moment: float, table: Table, kinds: list[str]) -> None:
+    async def _read_and_post(self, moment: float, table: Table) -> None:
+        kinds, deadline = ["deal", "board GET"], moment + 2 * TIMEOUT
         series, phone = table.current, table.phones[0]
-        request = self._request("GET", series["board"], phone)
-        page = (await self._exchange(request, phone, (200,))).text
-        self._took("board GET", moment, moment)
-        kinds[-1] = "deal POST"
-        form = deal_form(page)
-        if form is None:  # the series ended and its end was not seen (a lost answer)
-            table.move_on()
-            raise Failed("a board without a deal form")
-        self._read_version(page, series, phone)
-        action, fields, points = form
-        if len(points) != 2:
-            raise Failed(f"a deal form with {len(points)} sides")
-        scored = table.points(int(fields["number"]))
-        fields[points[0]], fields[points[1]] = str(scored), str(rules.DEAL_TOTAL - scored)
-        headers = (
-            f"Origin: {self.origin}\r\nHX-Request: true\r\nHX-Target: scoreboard\r\n"
-            f"HX-Current-URL: {self.origin}{series['board']}\r\n"
-        )
-        posted = self.loop.time()
-        request = self._request("POST", action, phone, headers, urlencode(fields).encode())
-        answer = (await self._exchange(request, phone, (200,))).text
-        self._took("deal POST", moment, posted)
-        self._took("deal", moment, moment)
-        self._read_version(answer, series, phone)
-        if DEAL_FORM.search(answer) is None:  # the goat: the table's next series
-            table.move_on()
+        try:
+            request = self._request("GET", series["board"], phone)
+            page = self._answer(await self._fetch(request, deadline), phone, (200,)).text
+            self._took("board GET", moment, moment)
+            kinds[-1] = "deal POST"
+            form = deal_form(page)
+            if form is None:  # the series ended and its end was not seen (a lost answer)
+                table.move_on()
+                raise Failed("a board without a deal form")
+            self._read_version(page, series, phone)
+            action, fields, points = form
+            if len(points) != 2:
+                raise Failed(f"a deal form with {len(points)} sides")
+            scored = table.points(int(fields["number"]))
+            fields[points[0]], fields[points[1]] = str(scored), str(rules.DEAL_TOTAL - scored)
+            headers = (
+                f"Origin: {self.origin}\r\nHX-Request: true\r\nHX-Target: scoreboard\r\n"
+                f"HX-Current-URL: {self.origin}{series['board']}\r\n"
+            )
+            posted = self.loop.time()
+            request = self._request("POST", action, phone, headers, urlencode(fields).encode())
+            answer = self._answer(await self._fetch(request, deadline), phone, (200,)).text
+            self._took("deal POST", moment, posted)
+            self._took("deal", moment, moment)
+            self._read_version(answer, series, phone)
+            if DEAL_FORM.search(answer) is None:  # the goat: the table's next series
+                table.move_on()
+        except Exception as error:  # counted and shown, never lost
+            self._failed(kinds, moment, error)
 
-    async def _screen(self, moment: float, club: int) -> None:
-        await self._timed(["big screen"], moment, self._show(moment, club), TIMEOUT)
-
-    async def _show(self, moment: float, club: int) -> None:
+    def _screen(self, moment: float, club: int) -> None:
         # The club night its first table plays (its tables move on to the next one together).
-        links = self.data["screens"][club]
+        links, screen = self.data["screens"][club], self.screens[club]
         path = links[min(self.tables[club * TABLES_PER_SCREEN].at, len(links) - 1)]
         headers = (
             f"HX-Request: true\r\nHX-Target: board\r\nHX-Trigger: board\r\n"
             f"HX-Current-URL: {self.origin}{path}\r\n"
         )
-        request = self._request("GET", path, self.screens[club], headers)
-        await self._exchange(request, self.screens[club], (200,))
-        self._took("big screen", moment, moment)
+
+        def then(outcome: bytes | Failed) -> None:
+            try:
+                self._answer(outcome, screen, (200,))
+                self._took("big screen", moment, moment)
+            except Exception as error:  # counted and shown, never lost
+                self._failed(["big screen"], moment, error)
+
+        self._send(self._request("GET", path, screen, headers), moment + TIMEOUT, then)
 
 
 # The search --------------------------------------------------------------------------------------
