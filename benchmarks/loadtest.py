@@ -670,7 +670,8 @@ class ClubNight:
             if moment + period < end:
                 self.loop.call_at(moment + period, tick, moment + period)
 
-        self.loop.call_at(first, tick, first)
+        if first < end:
+            self.loop.call_at(first, tick, first)
 
     def _counted(self, moment: float) -> bool:
         return self.window[0] <= moment < self.window[1]
