@@ -43,8 +43,8 @@ the other: a series ends at the goat after ten or eleven deals and its table mov
 next, so every table takes deals for the whole run. Each phone has its own session holding its
 table's score links (``access.remember_link``).
 
-Prints, per step, the rates and p50/p99 latencies of each kind, the servers' and the load
-generator's CPU and the load average; at the end N for the site on each database beside bare
+Prints, per step, the rates and p50/p99 latencies of each kind, the CPU of the server, of the
+load generator and of the rest of the machine, and the load average; at the end N for the site on each database beside bare
 Django's N and the ratio (issue #26's goal: N >= 100 on both databases and >= 40 % of bare's N).
 Figures only: nothing is asserted. The generator (asyncio with plain sockets, one connection a
 request as gunicorn's sync workers close each) shares the two cores with the servers; its CPU is
@@ -597,6 +597,7 @@ class Figures:
     news: int = 0  # live polls answered with a fresh board
     server_cpu: float = 0.0
     generator_cpu: float = 0.0
+    rest_cpu: float = 0.0  # cores the rest of the machine kept busy meanwhile
     load: float = 0.0
 
     def percentile(self, kind: str, share: float) -> float:
@@ -855,12 +856,20 @@ def report(name: str, figures: Figures) -> None:
     print(
         f"   live polls with news (200): {figures.news / max(polls, 1):.1%}; "
         f"CPU: server {figures.server_cpu:.0%} of a core, load generator "
-        f"{figures.generator_cpu:.0%}; sends late by p99 {late_p99:.1f} ms; "
+        f"{figures.generator_cpu:.0%}, the rest of the machine {figures.rest_cpu:.0%} "
+        f"(the database, Redis, others' work); sends late by p99 {late_p99:.1f} ms; "
         f"load average {figures.load:.2f}"
     )
     for example in figures.examples:
         print(f"   failure: {example}")
     sys.stdout.flush()
+
+
+def machine_cpu() -> float:
+    """Seconds of CPU the whole machine has spent since it started (Linux's /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    busy = sum(int(value) for value in fields[:8]) - int(fields[3]) - int(fields[4])
+    return busy / os.sysconf("SC_CLK_TCK")  # all but idle and I/O wait
 
 
 def measure(name: str, server: Server, data: dict, ladder: list[int]) -> dict:
@@ -869,11 +878,14 @@ def measure(name: str, server: Server, data: dict, ladder: list[int]) -> dict:
     steps = []
 
     def holds(tables: int) -> bool:
-        spent, mine, started = server.cpu(), time.process_time(), time.perf_counter()
+        spent, mine, busy = server.cpu(), time.process_time(), machine_cpu()
+        started = time.perf_counter()
         figures = club.step(tables)
         elapsed = time.perf_counter() - started
         figures.server_cpu = (server.cpu() - spent) / elapsed
         figures.generator_cpu = (time.process_time() - mine) / elapsed
+        figures.rest_cpu = (machine_cpu() - busy) / elapsed
+        figures.rest_cpu -= figures.server_cpu + figures.generator_cpu
         figures.load = os.getloadavg()[0]
         report(name, figures)
         steps.append((tables, not figures.missed()))
