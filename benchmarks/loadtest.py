@@ -296,14 +296,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def page_cache_url() -> str:
-    """``LOADTEST_PAGE_CACHE_URL``, emptied: the site's shared page cache, or "" for none."""
+def empty_page_cache() -> None:
+    """Empty the Redis of ``LOADTEST_PAGE_CACHE_URL`` (the site's shared page cache), if any:
+    the databases' ids are alike, so a page kept for one must not be served for the other."""
     url = os.environ.get("LOADTEST_PAGE_CACHE_URL", "")
     if url:
         import redis
 
         redis.Redis.from_url(url, socket_connect_timeout=2).flushdb()
-    return url
 
 
 def production_env(work: Path, database: str) -> dict[str, str]:
@@ -923,7 +923,7 @@ def run(work: Path) -> None:
         env = production_env(work, database)
         data = site_data(env, max(site_ladder))
         intervals = intervals or (data["poll_every"], data["screen_every"])
-        page_cache_url()
+        empty_page_cache()
         server = Server("kozel_site.wsgi:application", ROOT, env, "/healthz")
         try:
             results[name] = measure(name, server, data, site_ladder)
