@@ -848,11 +848,14 @@ def report(name: str, figures: Figures) -> None:
     late_p99 = late[math.ceil(0.99 * len(late)) - 1] if late else 0.0
     polls = len(figures.latencies["live poll"])
     print(
-        f"   live polls with news (200): {figures.news / max(polls, 1):.1%}; "
-        f"CPU: server {figures.server_cpu:.0%} of a core, load generator "
+        f"   live polls with news (200): {figures.news / max(polls, 1):.1%}; sends late by p99 "
+        f"{late_p99:.1f} ms; load average {figures.load:.2f}"
+    )
+    print(
+        f"   CPU: server {figures.server_cpu:.0%} of a core "
+        f"({figures.server_cpu * 1000 / tables:.1f} ms a second a table), load generator "
         f"{figures.generator_cpu:.0%}, the rest of the machine {figures.rest_cpu:.0%} "
-        f"(the database, Redis, others' work); sends late by p99 {late_p99:.1f} ms; "
-        f"load average {figures.load:.2f}"
+        "(the database, Redis, others' work)"
     )
     for example in figures.examples:
         print(f"   failure: {example}")
