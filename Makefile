@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: install run test rules-js node test-fast lint format bench loadtest wrk migrations-check messages demo-data serve lighthouse browser ci clean
+.PHONY: install run test rules-js node test-fast lint format bench loadtest migrations-check messages demo-data serve lighthouse browser ci clean
 
 # Each step says what it does before it starts: a first install takes a while, and a newcomer
 # should see it working, not think it hung.
@@ -105,17 +105,11 @@ bench: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/seating.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/event_board.py
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/exports.py
-	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/deal_cycle.py
 
-# This site against a bare Django project under the same gunicorn (Debian's wrk); figures only.
-loadtest: install wrk
+# Club nights: the most tables this site serves within its latency budget, beside a bare Django
+# under the same gunicorn (LOADTEST_DATABASE_URL: on PostgreSQL too); figures only.
+loadtest: install
 	BENCH_QUICK=$(QUICK) $(BIN)/python benchmarks/loadtest.py
-
-wrk:
-	@command -v wrk >/dev/null || { \
-	  $(say) "Installing wrk with apt-get…"; \
-	  command -v apt-get >/dev/null && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null) ; }
-	@command -v wrk >/dev/null || { echo "wrk is missing"; exit 1; }
 
 # A realistic league through the engine: 200 players, 5,000 series, about 150,000 deals.
 # DEMO_ARGS changes the size (e.g. DEMO_ARGS="--players 12 --series 20").

@@ -1,36 +1,71 @@
-"""``make loadtest``: this site against a bare Django project under the same gunicorn, in one run.
+"""``make loadtest``: how many club-night tables this site serves within its latency budget.
 
-The bare project is made on the fly (``django-admin startproject``, its own middleware, one view
-answering GET and POST with a 1 KB page). Both are served by gunicorn with this project's
-``kozel_site/gunicorn.conf.py`` (the same workers, timeouts and access log), production settings
-(``DEBUG`` off), on free local ports, one after the other so they never share the machine. Then:
+The budget of issue #26 is a club night, not a page. N tables, each with:
 
-- GETs under ``wrk -t2 -c16`` (Debian's wrk): the scoreboard of a 20-deal game, the home page,
-  the live poll while nothing changed (204), the standings of a league and its public standings;
-  the bare project's page for each;
-- the deal cycle: 8 clients, each reading a board and posting the next deal on it the way htmx
-  does (one request for the fresh board), against GET + POST of the bare page.
+- four phones whose scoreboards ask the live view for news every 2 s, as ``static/js/app.js``
+  does (``GET /series/<pk>/live/?version=<v>`` with ``HX-Request: true``): nothing new is a 204,
+  news a 200 with the fresh board, whose version the phone asks with from then on;
+- one deal a minute: the scoring phone (the table's score link in its session) reads the board
+  (``GET /series/<pk>/``) and posts its deal form as htmx does, with the form's CSRF token,
+  number and one-time entry key and the points typed in;
+- and one big screen per ten tables (one per club night) showing the leaderboard through its
+  public link with ``?present=1``, refreshed by htmx (``HX-Request``, ``HX-Target`` ...).
 
-Prints requests (or cycles) per second and the 99th percentile latency of each, and the ratio
-this site / bare Django, with the goals of issue #14 beside them (scoreboard and home >= 35 %,
-deal cycle >= 20 %). It asserts nothing. ``ROUNDS`` rounds alternate the two servers; each figure
-keeps its best round (a busy moment of a shared machine only ever takes away).
+How often the board and the leaderboard ask is read from the pages themselves (``data-every``,
+``hx-trigger``), once, before the run. Requests are sent open-loop: each leaves at its moment
+(the phones' phases spread at random) whether or not the server kept up, and its latency counts
+from that moment, so a server that falls behind sees its queue in the figures. A deal's latency
+is the pair: from the moment its GET was due until the POST's answer has arrived (the POST alone
+and the GET alone are printed too). Phones ask for gzip as browsers do.
 
-The site's workers share their page cache in a Redis (``PAGE_CACHE_URL``, as docs/DEPLOY.md
-advises for several processes) when one answers at ``LOADTEST_PAGE_CACHE_URL`` (default
-redis://127.0.0.1:6379/14, emptied; "" for each worker's own memory). SQLite in a throw-away
-folder unless ``LOADTEST_DATABASE_URL`` names another database (for
-example ``postgres://postgres@127.0.0.1:5432/kozel_loadtest``, emptied first). ``BENCH_QUICK=1``
-(``make loadtest QUICK=1``): one short round, every code path, figures meaningless.
-``LOADTEST_ONLY`` (comma-separated names, e.g. ``deal cycle``): only those figures, to follow
-one change quickly.
+A step runs N tables for a short warm-up and then a window of 60 s, in which every table posts
+exactly one deal; only requests due in the window count. A step holds when, in its window,
+nothing failed (an error, a timeout, an unexpected status) and the 99th percentile latency stays
+under 200 ms for the live polls and for the big screens (each kind on its own) and under 300 ms
+for the deals. The number of tables is searched on a ladder (10, 25, 50, 100, 150, 200, 300,
+...): from 100 up by doubling, then halving the gap between the last step that held and the
+first that did not; N is the largest that held.
+
+Measured in one run, one server after the other, each under this project's
+``kozel_site/gunicorn.conf.py`` with 4 sync workers and production settings (``DEBUG`` off):
+
+- this site on SQLite (a throw-away file);
+- this site on PostgreSQL when ``LOADTEST_DATABASE_URL`` names one (created when missing,
+  emptied first), e.g. ``postgres://postgres@127.0.0.1:5432/kozel_loadtest``;
+- a bare Django project made on the fly (``startproject``, its own middleware) that answers the
+  same mix with a trivial view per request: a 204 for a poll, a small page with a form (CSRF
+  token, number, key) for the board and for the deal's POST, a small page for the big screen.
+
+The site's data is made through the project's own services before its server starts: per club
+night of ten tables a league, its organiser and 40 players, and a few club nights
+(``events.services.event_create`` starts round 1's tables) whose tables a table plays one after
+the other: a series ends at the goat after ten or eleven deals and its table moves on to the
+next, so every table takes deals for the whole run. Each phone has its own session holding its
+table's score links (``access.remember_link``).
+
+Prints, per step, the rates and p50/p99 latencies of each kind, the CPU of the server, of the
+load generator and of the rest of the machine, and the load average; at the end N for the site
+on each database beside bare Django's N and the ratio (issue #26's goal: N >= 100 on both
+databases and >= 40 % of bare's N). Figures only: no speed is asserted (a QUICK run stops when a
+request fails other than by a timeout: its code paths must work). The generator (asyncio with
+plain sockets, one connection a request as gunicorn's sync workers close each) shares the two
+cores with the servers; its CPU is printed so that it can be told apart. A whole run with both
+databases takes 15 to 20 minutes (more steps when the site holds more tables).
+
+``LOADTEST_PAGE_CACHE_URL`` (e.g. redis://127.0.0.1:6379/14, emptied before each site server):
+the site's shared page cache (``PAGE_CACHE_URL``), only to measure code that still has one.
+``LOADTEST_MAX_TABLES`` (default 800): the site's largest step (the data is made for it).
+``BENCH_QUICK=1`` (``make loadtest QUICK=1``): every code path in a minute, figures meaningless.
 """
 
 from __future__ import annotations
 
-import http.client
+import asyncio
+import html
 import json
+import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -38,42 +73,221 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
 from quick import QUICK, scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-SECONDS = scaled(8, 1)
-ROUNDS = scaled(3, 1)
+sys.path.insert(0, str(ROOT))
+from scoring import rules  # noqa: E402 (the engine alone: pure Python, no Django)
+
 WORKERS = 4
-CYCLE_CLIENTS = 8
-BOARD_DEALS = 20
-#: Each cycle client gets this many games of 20 deals and moves on after 20 more deals on one.
-GAMES_PER_CLIENT = scaled(45, 3)
-GOALS = {"scoreboard GET": 0.35, "home GET": 0.35, "deal cycle": 0.20}
+PHONES = 4  # a table's phones; the first one scores
+TABLES_PER_SCREEN = 10  # a club night's tables: one big screen each
+PLAYERS_PER_TABLE = 4
+ROUNDS = 5  # a club night's planned rounds (round 1 is played)
+DEAL_EVERY = scaled(60, 1)  # seconds between a table's deals
+WARM_UP = scaled(10, 1)
+WINDOW = scaled(60, 6)  # >= DEAL_EVERY: every table posts a deal in it
+TIMEOUT = 5.0  # seconds a request may take before it counts as failed
+BUDGET_MS = {"live poll": 200, "big screen": 200, "deal": 300}
+LADDER = [1, 2] if QUICK else [10, 25, 50, 100, 150, 200, 300, 400, 600, 800, 1200, 1600]
+START = 1 if QUICK else 100
+MAX_SITE_TABLES = int(os.environ.get("LOADTEST_MAX_TABLES") or scaled(800, 2))
+#: Side 0's card points, deal after deal (the other side takes the rest of 120): classic rules
+#: end such a series at the goat after 10 or 11 deals. QUICK: a 3-deal series (4 points each).
+POINTS = (100,) if QUICK else (70, 45, 60, 85, 35, 75, 50, 20, 65, 60, 40, 90)
+GOAL = "N >= 100 and >= 40 % of bare Django's N"
 
-BARE_VIEW = """
+BARE_VIEWS = '''
+"""One trivial view per request of the club night's mix."""
+import uuid
+
 from django.http import HttpResponse
-from django.views.decorators.csrf import csrf_exempt
+from django.template import engines
+from django.views.decorators.http import require_GET, require_POST
 
-PAGE = "<!doctype html><title>bare</title><p>" + "x" * 1000 + "</p>"
+BOARD = engines["django"].from_string(
+    '<!doctype html><title>Table</title><section id="scoreboard" data-version="1">'
+    '<form method="post" class="deal-form" action="/series/{{ pk }}/deals/">{% csrf_token %}'
+    '<input type="hidden" name="number" value="1">'
+    '<input type="hidden" name="entry_key" value="{{ key }}">'
+    '<input type="number" name="points_0" value="" data-points>'
+    '<input type="number" name="points_1" value="" data-points>'
+    "<button>Record deal</button></form></section>"
+)
+SCREEN = "<!doctype html><title>Leaderboard</title><table>" + "<tr><td>Player</td></tr>" * 40
 
 
-@csrf_exempt
-def page(request):
-    return HttpResponse(PAGE)
-"""
+@require_GET
+def board(request, pk):
+    return HttpResponse(BOARD.render({"pk": pk, "key": uuid.uuid4()}, request))
+
+
+@require_POST
+def deal(request, pk):
+    return HttpResponse(BOARD.render({"pk": pk, "key": uuid.uuid4()}, request))
+
+
+@require_GET
+def live(request, pk):
+    return HttpResponse(status=204)
+
+
+@require_GET
+def screen(request, token):
+    return HttpResponse(SCREEN + "</table>")
+'''
 BARE_URLS = """
 from django.urls import path
 
-from bare.views import page
+from bare import views
 
-urlpatterns = [path("", page)]
+urlpatterns = [
+    path("series/<int:pk>/", views.board),
+    path("series/<int:pk>/deals/", views.deal),
+    path("series/<int:pk>/live/", views.live),
+    path("public/events/<str:token>/", views.screen),
+]
 """
+
+
+# The site's data (made in a child process with Django loaded) ---------------------------------
+
+
+def series_length(offset: int) -> int:
+    """Deals until the goat of a series whose deals take ``POINTS`` from ``offset`` on."""
+    series, number = rules.Series(2, rules=rules.PRESETS["classic"]), 0
+    while not series.finished:
+        points = POINTS[(offset + number) % len(POINTS)]
+        series.add((points, rules.DEAL_TOTAL - points))
+        number += 1
+    return number
+
+
+def series_per_table() -> int:
+    """Enough series for a table that takes part in every step of a search."""
+    deals = len(LADDER) * math.ceil((WARM_UP + WINDOW) / DEAL_EVERY)
+    shortest = min(series_length(offset) for offset in range(len(POINTS)))
+    return math.ceil(deals / shortest) + 1
+
+
+def make_data(tables: int, supply: int) -> dict:
+    """Club nights of up to ten tables, ``supply`` series a table, four phones' sessions a
+    table; and how often the pages ask (read from them, rendered here)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
+    import django
+
+    django.setup()
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.http import HttpRequest
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring.access import remember_link
+    from scoring.events import services as events
+    from scoring.leagues.services import league_create
+    from scoring.models import EventTable
+
+    call_command("flush", interactive=False, verbosity=0)
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
+    made_tables, screens = [], []
+    for club in range(math.ceil(tables / TABLES_PER_SCREEN)):
+        size = min(TABLES_PER_SCREEN, tables - club * TABLES_PER_SCREEN)
+        organiser = get_user_model().objects.create_user(f"organiser-{club + 1}", password=None)
+        league = league_create(name=f"Club {club + 1}", user=organiser)
+        names = [f"Player {club + 1}.{n + 1}" for n in range(size * PLAYERS_PER_TABLE)]
+        nights, links = [], []
+        for night in range(supply):
+            event = events.event_create(
+                league=league,
+                name=f"Club night {night + 1}",
+                players=[],
+                names=names,
+                rounds=ROUNDS,
+                length="goat",
+                length_value=None,
+                ruleset=rules.PRESETS["classic"],
+                three_player_tables=False,
+                tie_break="difference",
+                seed=night + 1,
+                user=organiser,
+            )
+            event = events.share_renew(event=event)
+            links.append(reverse("event_public", args=[event.share_token]) + "?present=1")
+            seated = EventTable.objects.filter(round__event=event).order_by("number")
+            nights.append([table.series for table in seated.select_related("series")])
+        screens.append(links)
+        for number in range(size):
+            supplied = [night[number] for night in nights]
+            phones = []
+            for _ in range(PHONES):
+                request = HttpRequest()
+                request.session = SessionStore()
+                for series in supplied:
+                    remember_link(request, series, series.score_token)
+                request.session.create()
+                phones.append({settings.SESSION_COOKIE_NAME: request.session.session_key})
+            made_tables.append(
+                {
+                    "phones": phones,
+                    "series": [
+                        {
+                            "board": reverse("series_detail", args=[series.pk]),
+                            "live": reverse("series_live", args=[series.pk]),
+                            "version": series.version,
+                        }
+                        for series in supplied
+                    ],
+                }
+            )
+    client = Client(SERVER_NAME="127.0.0.1")
+    client.cookies.load(made_tables[0]["phones"][0])
+    board = client.get(made_tables[0]["series"][0]["board"]).content.decode()
+    screen = client.get(screens[0][0]).content.decode()
+    poll_every = re.search(r'id="scoreboard"[^>]*data-every="([0-9.]+)"', board)
+    screen_every = re.search(r'hx-trigger="every ([0-9.]+)s"', screen)
+    if not (poll_every and screen_every and deal_form(board)):
+        raise SystemExit("loadtest: the board or the leaderboard no longer reads as expected")
+    return {
+        "tables": made_tables,
+        "screens": screens,
+        "poll_every": float(poll_every.group(1)),
+        "screen_every": float(screen_every.group(1)),
+    }
+
+
+def bare_data(tables: int, poll_every: float, screen_every: float) -> dict:
+    """The same shape for the bare project: its views take any id."""
+    return {
+        "tables": [
+            {
+                "phones": [{} for _ in range(PHONES)],
+                "series": [{"board": f"/series/{n}/", "live": f"/series/{n}/live/", "version": 1}],
+            }
+            for n in range(1, tables + 1)
+        ],
+        "screens": [
+            [f"/public/events/{club}/?present=1"]
+            for club in range(math.ceil(tables / TABLES_PER_SCREEN))
+        ],
+        "poll_every": poll_every,
+        "screen_every": screen_every,
+    }
+
+
+# The servers -----------------------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -82,27 +296,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def page_cache_url() -> str:
-    """The Redis the site's workers share rendered pages in, as DEPLOY.md advises for several
-    processes (``LOADTEST_PAGE_CACHE_URL``; "" for each worker's own memory): emptied first.
-    Without a Redis answering, each worker keeps its own."""
-    url = os.environ.get("LOADTEST_PAGE_CACHE_URL", "redis://127.0.0.1:6379/14")
-    if not url:
-        return ""
-    try:
+def empty_page_cache() -> None:
+    """Empty the Redis of ``LOADTEST_PAGE_CACHE_URL`` (the site's shared page cache), if any:
+    the databases' ids are alike, so a page kept for one must not be served for the other."""
+    url = os.environ.get("LOADTEST_PAGE_CACHE_URL", "")
+    if url:
         import redis
 
-        redis.Redis.from_url(url, socket_connect_timeout=0.5).flushdb()
-    except Exception:  # no Redis here: the workers' own memory, said in the header
-        return ""
-    return url
+        redis.Redis.from_url(url, socket_connect_timeout=2).flushdb()
 
 
-def production_env(work: Path) -> dict[str, str]:
-    database = os.environ.get("LOADTEST_DATABASE_URL") or f"sqlite:///{work / 'site.sqlite3'}"
+def production_env(work: Path, database: str) -> dict[str, str]:
     return dict(
         os.environ,
-        PAGE_CACHE_URL=page_cache_url(),
+        PAGE_CACHE_URL=os.environ.get("LOADTEST_PAGE_CACHE_URL", ""),
         DEBUG="false",
         SECRET_KEY="loadtest-only-" + uuid.uuid4().hex + uuid.uuid4().hex,
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -119,12 +326,48 @@ def production_env(work: Path) -> dict[str, str]:
     )
 
 
+def postgres_ready(url: str) -> None:
+    """The database named by ``url``, created when missing (it is emptied by the data step)."""
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    name = conninfo_to_dict(url)["dbname"]
+    with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True) as connection:
+        if not connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
+        ).fetchone():
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def site_data(env: dict[str, str], tables: int) -> dict:
+    """Migrate, collect static files and make the club nights (in a child process)."""
+    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    started = time.perf_counter()
+    supply = series_per_table()
+    done = subprocess.run(
+        [sys.executable, __file__, "--data", str(tables), str(supply)],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    print(
+        f"   {tables} tables in {math.ceil(tables / TABLES_PER_SCREEN)} clubs, {supply} series "
+        f"a table, {tables * PHONES} phones' sessions: {time.perf_counter() - started:.0f} s",
+        flush=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def bare_project(work: Path) -> Path:
-    """``startproject`` with one view; DEBUG off, as the site runs."""
+    """``startproject`` with the mix's trivial views; DEBUG off, as the site runs."""
     home = work / "bare"
     home.mkdir()
     subprocess.run([BIN / "django-admin", "startproject", "bare", str(home)], check=True)
-    (home / "bare" / "views.py").write_text(BARE_VIEW)
+    (home / "bare" / "views.py").write_text(BARE_VIEWS)
     (home / "bare" / "urls.py").write_text(BARE_URLS)
     settings = home / "bare" / "settings.py"
     text = settings.read_text().replace("DEBUG = True", "DEBUG = False")
@@ -133,124 +376,11 @@ def bare_project(work: Path) -> Path:
     return home
 
 
-def site_data(env: dict[str, str]) -> dict:
-    """Migrate, collect static files and make the games and the league (in a child process)."""
-    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    done = subprocess.run(
-        [sys.executable, __file__, "--data"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def make_data() -> dict:
-    """The paths, cookies and games the load runs use (run in a child process by ``site_data``,
-    which reads them as JSON; ``benchmarks/deal_cycle.py`` calls it in its own process)."""
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kozel_site.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
-
-    from scoring import rules
-    from scoring.access import SESSION_LINKS
-    from scoring.leagues import services as league_services
-    from scoring.models import Deal, League, Membership, Role, Seat, Series, new_token
-    from scoring.table import services
-
-    call_command("flush", interactive=False, verbosity=0)
-    classic = rules.PRESETS["classic"]  # 60:60 scores nothing: a game that can take many deals
-
-    def game(names: list[str], league: League | None = None, deals: int = BOARD_DEALS) -> Series:
-        players = services.players_resolve(names=names, league=league, known=None)
-        series = services.series_start(
-            mode="teams", players=players, first_dealer=0, ruleset=classic, league=league
-        )
-        for number in range(1, deals + 1):
-            # Mostly eggs, now and then a deal lost by 2: the game stays on at 20 deals.
-            points = (70, 50) if number % 7 == 0 else (60, 60)
-            services.deal_record(series_id=series.pk, number=number, points=points, tricks=None)
-        series.refresh_from_db()
-        return series
-
-    def clone(series: Series) -> Series:
-        """The same game again (its rows copied): cheap games for the deal cycle."""
-        copy = Series.objects.get(pk=series.pk)
-        copy.pk = None
-        copy.score_token, copy.watch_token = new_token(), new_token()
-        copy.save()
-        for model in (Seat, Deal):
-            rows = list(model.objects.filter(series=series))
-            for row in rows:
-                row.pk = None
-                row.series = copy
-                if model is Deal:
-                    row.entry_key = None
-            model.objects.bulk_create(rows)
-        return copy
-
-    def session_for(user=None, links: dict[str, str] | None = None) -> str:
-        session = SessionStore()
-        if user is not None:
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session[SESSION_LINKS] = links or {}
-        session.create()
-        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
-
-    board = game(["Anna", "Boris", "Vera", "Gleb"])
-    owner = get_user_model().objects.create_user("loadtest", password=None)
-    league = League.objects.create(name="Thursday club")
-    Membership.objects.create(league=league, user=owner, role=Role.OWNER)
-    names = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Ilya"]
-    for number in range(scaled(24, 4)):
-        seated = [names[(number * 3 + seat * 5) % len(names)] for seat in range(4)]
-        played = game(seated, league, deals=0)
-        points = [20, 100, 45, 0, 60, 30, 110, 25, 80, 15, 70, 5] * 3
-        for deal, side_zero in enumerate(points, start=1):
-            if played.finished:
-                break
-            tricks = (side_zero > 0, True) if side_zero in (0, 120) else None
-            played = services.deal_record(
-                series_id=played.pk, number=deal, points=(side_zero, 120 - side_zero), tricks=tricks
-            ).series
-    league = league_services.share_renew(league=league)
-    cycles = []
-    for _ in range(CYCLE_CLIENTS):
-        games = [clone(board) for _ in range(GAMES_PER_CLIENT)]
-        links = {str(series.pk): series.score_token for series in games}
-        cycles.append({"cookie": session_for(links=links), "games": [s.pk for s in games]})
-    return {
-        "board": f"/series/{board.pk}/",
-        "live": f"/series/{board.pk}/live/?version={board.version}",
-        "board_cookie": session_for(links={str(board.pk): board.score_token}),
-        "owner_cookie": session_for(owner),
-        "standings": f"/leagues/{league.pk}/standings/",
-        "public": f"/public/{league.share_token}/",
-        "cycles": cycles,
-    }
-
-
 class Server:
     """gunicorn with the project's config, in its own process group."""
 
     def __init__(self, app: str, cwd: Path, env: dict[str, str], ready: str):
-        self.port = free_port()
+        self.port, self.ready = free_port(), ready
         command = [
             str(BIN / "gunicorn"),
             "-c",
@@ -262,175 +392,510 @@ class Server:
             app,
         ]
         self.process = subprocess.Popen(command, cwd=cwd, env=env, start_new_session=True)
-        # Answering, not just listening (the master binds before its workers have booted); then
-        # a second of load, not measured, so that every worker has loaded the project.
-        for _ in range(300):
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                connection.request("GET", ready)
-                if connection.getresponse().status < 500:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
+        if self.answer_time(deadline=30) is None:
             self.stop()
             raise SystemExit(f"{app} did not answer on port {self.port}")
-        subprocess.run(
-            ["wrk", "-t2", "-c16", "-d1s", f"http://127.0.0.1:{self.port}{ready}"],
-            capture_output=True,
-            check=True,
-        )
+
+    def answer_time(self, deadline: float) -> float | None:
+        """Seconds the server took to answer ``ready`` (any status below 500), asked until
+        ``deadline`` seconds have passed; None if it never did."""
+        import http.client
+
+        give_up = time.monotonic() + deadline
+        while time.monotonic() < give_up:
+            started = time.monotonic()
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=deadline)
+                connection.request("GET", self.ready)
+                if connection.getresponse().status < 500:
+                    return time.monotonic() - started
+            except OSError:
+                time.sleep(0.1)
+            finally:
+                connection.close()
+        return None
+
+    def settle(self) -> None:
+        """Wait until the requests left queued by a step have been served (at most 60 s)."""
+        give_up = time.monotonic() + 60
+        while time.monotonic() < give_up:
+            took = self.answer_time(deadline=10)
+            if took is not None and took < 0.02:
+                return
+            time.sleep(0.5)
+
+    def cpu(self) -> float:
+        """Seconds of CPU of the server's process group (master, workers, workers reaped)."""
+        total = 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # gone meanwhile
+            if int(fields[2]) == self.process.pid:
+                total += int(fields[11]) + int(fields[12])  # user and system ticks
+                if int(entry.name) == self.process.pid:  # and its reaped workers'
+                    total += int(fields[13]) + int(fields[14])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         os.killpg(self.process.pid, signal.SIGTERM)
         self.process.wait(timeout=30)
 
 
-def _ms(text: str) -> float:
-    value, unit = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60000}[unit]
+# The phones and the big screens ----------------------------------------------------------------
+
+DEAL_FORM = re.compile(r'<form\b[^>]*\bclass="deal-form\b[^>]*>')
+INPUT = re.compile(r"<input\b([^>]*)>")
+ATTRIBUTE = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
+VERSION = re.compile(r'data-version="([0-9]+)"')
 
 
-def wrk(port: int, path: str, headers: dict[str, str]) -> tuple[float, float]:
-    """Requests per second and the 99th percentile latency (ms) of ``wrk -t2 -c16``."""
-    command = ["wrk", "-t2", "-c16", f"-d{SECONDS}s", "--latency"]
-    for name, value in headers.items():
-        command += ["-H", f"{name}: {value}"]
-    done = subprocess.run(
-        [*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True
-    )
-    out = done.stdout
-    if "Non-2xx or 3xx responses" in out or " 0 requests in" in out:
-        raise SystemExit(f"{path}: error responses under load\n{out}")
-    rate = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))
-    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", out, flags=re.MULTILINE).group(1))
-    return rate, p99
-
-
-#: Where a board's deal form starts, and the inputs a cycle reads from it.
-DEAL_FORM = '<form method="post" class="deal-form'
-CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-NUMBER_INPUT = re.compile(r'name="number" value="([0-9]+)"')
-KEY_INPUT = re.compile(r'name="entry_key" value="([^"]+)"')
-POINTS_INPUT = re.compile(r'name="(points_[0-9])"')
-
-
-def deal_form_body(page: str, path: str) -> dict[str, str]:
-    """The next deal (60:60) as the board's deal form posts it, read as a phone's browser reads
-    the form: its own inputs only, the side fields named as the page names them."""
-    start = page.find(DEAL_FORM)
-    form = page[start : page.find("</form>", start)] if start >= 0 else ""
-    token, number, key = (pattern.search(form) for pattern in (CSRF_INPUT, NUMBER_INPUT, KEY_INPUT))
-    if not (token and number and key):
-        raise RuntimeError(f"no deal form on {path}")
-    return {
-        "csrfmiddlewaretoken": token.group(1),
-        "number": number.group(1),
-        "entry_key": key.group(1),
-        **{field: "60" for field in POINTS_INPUT.findall(form)},
-    }
-
-
-class Cycler(threading.Thread):
-    """One phone: read the board, post the next deal (htmx), again, for ``SECONDS``."""
-
-    def __init__(self, port: int, cookie: str, games: list[int] | None):
-        super().__init__(daemon=True)
-        self.port, self.cookie, self.games = port, cookie, list(games or [])
-        self.latencies: list[float] = []
-        self.error: str | None = None
-
-    def run(self) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        cookies = {"session": self.cookie}
-        deadline = time.perf_counter() + SECONDS
-        posted = 0
-        try:
-            while time.perf_counter() < deadline:
-                started = time.perf_counter()
-                if self.games:
-                    if posted == 20:
-                        self.games.pop(0)
-                        posted = 0
-                        if not self.games:
-                            raise RuntimeError("ran out of games: raise GAMES_PER_CLIENT")
-                    path = f"/series/{self.games[0]}/"
-                    page = self._request(connection, "GET", path, cookies)
-                    body = deal_form_body(page, path)
-                    self._request(
-                        connection, "POST", f"{path}deals/", cookies, body, {"HX-Request": "true"}
-                    )
-                    posted += 1
-                else:
-                    self._request(connection, "GET", "/", cookies)
-                    self._request(connection, "POST", "/", cookies, {"deal": "60"})
-                self.latencies.append((time.perf_counter() - started) * 1000)
-        except Exception as error:  # reported by the run, never swallowed
-            self.error = f"{type(error).__name__}: {error}"
-        finally:
-            connection.close()
-
-    def _request(self, connection, method, path, cookies, body=None, extra=None) -> str:
-        from urllib.parse import urlencode
-
-        headers = {"Cookie": "; ".join(cookies.values()), **(extra or {})}
-        data = None
-        if body is not None:
-            data = urlencode(body)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection.request(method, path, body=data, headers=headers)
-        response = connection.getresponse()
-        text = response.read().decode()
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie" and value.startswith("csrftoken="):
-                cookies["csrf"] = value.split(";", 1)[0]
-        if response.status >= 400:
-            raise RuntimeError(f"{method} {path} answered {response.status}")
-        return text
-
-
-def group_cpu(leader: int) -> float:
-    """Seconds of CPU the processes of ``leader``'s process group have used (gunicorn's master
-    and workers, also the workers recycled meanwhile), from Linux's /proc; 0 elsewhere."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+def deal_form(page: str) -> tuple[str, dict[str, str], list[str]] | None:
+    """The deal form as a browser submits it: where it posts, its named inputs (radios only
+    when checked) and the names of its points inputs; None when the board has none."""
+    found = DEAL_FORM.search(page)
+    if found is None:
+        return None
+    tag = dict(ATTRIBUTE.findall(found.group(0)))
+    fields, points = {}, []
+    for element in INPUT.finditer(page, found.end(), page.find("</form>", found.end())):
+        attributes = dict(ATTRIBUTE.findall(element.group(1)))
+        name = attributes.get("name")
+        if not name or (attributes.get("type") == "radio" and "checked" not in attributes):
             continue
+        fields[name] = html.unescape(attributes.get("value", ""))
+        if "data-points" in attributes:
+            points.append(name)
+    return html.unescape(tag.get("hx-post") or tag["action"]), fields, points
+
+
+@dataclass
+class Phone:
+    cookies: dict[str, str]
+    versions: dict[str, int] = field(default_factory=dict)  # by the series' live path
+
+
+@dataclass
+class Table:
+    """A table and its supply of series, played one after the other."""
+
+    number: int
+    series: list[dict]
+    phones: list[Phone]
+    at: int = 0
+
+    @property
+    def current(self) -> dict:
+        return self.series[self.at]
+
+    def move_on(self) -> None:
+        if self.at + 1 == len(self.series):
+            raise RuntimeError("a table ran out of series: raise series_per_table()")
+        self.at += 1
+
+    def points(self, number: int) -> int:
+        return POINTS[(self.number + number - 1) % len(POINTS)]
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    cookies: dict[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        if self.headers.get("transfer-encoding"):  # Django's CommonMiddleware gives a length
+            raise Failed("an answer in chunks")
+        body = self.body
+        if self.headers.get("content-encoding") == "gzip":
+            body = zlib.decompress(body, 31)
+        return body.decode()
+
+
+def parse(raw: bytes) -> Answer:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers, cookies = {}, {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        name, value = name.strip().lower(), value.strip()
+        headers[name] = value
+        if name == "set-cookie":
+            pair = value.split(";", 1)[0]
+            cookies[pair.partition("=")[0]] = pair.partition("=")[2]
+    return Answer(int(lines[0].split()[1]), headers, cookies, body)
+
+
+class Exchange:
+    """One request on its own non-blocking socket, driven by the event loop's callbacks alone (no
+    task, future or transport: the generator shares the two cores with the servers). ``done``
+    gets what came until the server closed the connection, or a ``Failed``."""
+
+    def __init__(self, loop, port: int, request: bytes, deadline: float, done: Callable):
+        self.loop, self.request, self.done, self.chunks = loop, request, done, []
+        self.sock = socket.socket()
+        self.sock.setblocking(False)
+        self.fd = self.sock.fileno()
+        self.timer = loop.call_at(deadline, self._finish, Failed("timed out"))
+        self.sock.connect_ex(("127.0.0.1", port))  # in progress; writable once connected
+        loop.add_writer(self.fd, self._send)
+
+    def _send(self) -> None:
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        if int(fields[2]) == leader:  # its process group
-            total += int(fields[11]) + int(fields[12])  # user and system ticks
-            if int(entry.name) == leader:  # and the workers it has reaped (max_requests)
-                total += int(fields[13]) + int(fields[14])
-    return total / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.0
+            self.request = self.request[self.sock.send(self.request) :]
+        except OSError as error:  # refused, reset
+            return self._finish(Failed(repr(error)))
+        if not self.request:
+            self.loop.remove_writer(self.fd)
+            self.loop.add_reader(self.fd, self._receive)
+
+    def _receive(self) -> None:
+        try:
+            data = self.sock.recv(1 << 18)
+        except OSError as error:
+            return self._finish(Failed(repr(error)))
+        if data:
+            self.chunks.append(data)
+        else:
+            self._finish(b"".join(self.chunks))
+
+    def _finish(self, outcome: bytes | Failed) -> None:
+        self.timer.cancel()
+        self.loop.remove_writer(self.fd)
+        self.loop.remove_reader(self.fd)
+        self.sock.close()
+        self.done(outcome)
 
 
-def cycle(port: int, clients: list[dict] | None) -> tuple[float, float]:
-    """Cycles per second over all clients and the 99th percentile cycle latency (ms)."""
-    threads = (
-        [Cycler(port, client["cookie"], client["games"]) for client in clients]
-        if clients
-        else [Cycler(port, "", None) for _ in range(CYCLE_CLIENTS)]
+class Failed(Exception):
+    pass
+
+
+@dataclass
+class Figures:
+    """What one step measured in its window."""
+
+    tables: int
+    latencies: dict[str, list[float]]
+    failures: dict[str, int]
+    examples: list[str]
+    late: list[float]
+    news: int = 0  # live polls answered with a fresh board
+    errors: int = 0  # failures other than timeouts
+    server_cpu: float = 0.0
+    generator_cpu: float = 0.0
+    rest_cpu: float = 0.0  # cores the rest of the machine kept busy meanwhile
+    load: float = 0.0
+
+    def percentile(self, kind: str, share: float) -> float:
+        values = sorted(self.latencies[kind])
+        if not values:
+            return math.inf
+        return values[max(0, math.ceil(share * len(values)) - 1)]
+
+    def missed(self) -> list[str]:
+        """Why the step did not hold (nothing: it held)."""
+        reasons = [f"{count} {kind} failed" for kind, count in self.failures.items() if count]
+        for kind, budget in BUDGET_MS.items():
+            p99 = self.percentile(kind, 0.99)
+            if p99 >= budget:
+                reasons.append(f"{kind} p99 {p99:.0f} ms >= {budget}")
+        return reasons
+
+
+KINDS = ("live poll", "big screen", "deal", "board GET", "deal POST")
+
+
+class ClubNight:
+    """The open-loop load of N tables of ``data`` against one server."""
+
+    def __init__(self, port: int, data: dict, seed: int):
+        self.port, self.data = port, data
+        self.host = f"127.0.0.1:{port}"
+        self.origin = f"http://{self.host}"
+        self.random = random.Random(seed)
+        self.tables = [
+            Table(n, table["series"], [Phone(dict(cookies)) for cookies in table["phones"]])
+            for n, table in enumerate(data["tables"])
+        ]
+        self.screens = [Phone({}) for _ in data["screens"]]
+
+    def step(self, tables: int) -> Figures:
+        return asyncio.run(self._step(tables))
+
+    async def _step(self, tables: int) -> Figures:
+        self.loop = asyncio.get_running_loop()
+        self.open = 0  # requests under way
+        self.deals: set[asyncio.Task] = set()
+        self.figures = Figures(
+            tables, {kind: [] for kind in KINDS}, dict.fromkeys(KINDS, 0), [], []
+        )
+        start = self.loop.time() + 0.5
+        self.window = (start + WARM_UP, start + WARM_UP + WINDOW)
+        end = self.window[1]
+        every, screen_every = self.data["poll_every"], self.data["screen_every"]
+        for table in self.tables[:tables]:
+            for phone in table.phones:
+                first = start + self.random.uniform(0, every)
+                self._every(every, first, end, self._poll, table, phone)
+            first = start + self.random.uniform(0, DEAL_EVERY)
+            self._every(DEAL_EVERY, first, end, self._deal, table)
+        for club in range(math.ceil(tables / TABLES_PER_SCREEN)):
+            first = start + self.random.uniform(0, screen_every)
+            self._every(screen_every, first, end, self._screen, club)
+        await asyncio.sleep(end - self.loop.time())
+        while self.open or self.deals:
+            await asyncio.sleep(0.05)
+        return self.figures
+
+    def _every(self, period: float, first: float, end: float, send: Callable, *args) -> None:
+        """``send(moment, *args)`` at ``first``, then every ``period`` s until ``end``."""
+
+        def tick(moment: float) -> None:
+            if self._counted(moment):
+                self.figures.late.append((self.loop.time() - moment) * 1000)
+            send(moment, *args)
+            if moment + period < end:
+                self.loop.call_at(moment + period, tick, moment + period)
+
+        if first < end:
+            self.loop.call_at(first, tick, first)
+
+    def _counted(self, moment: float) -> bool:
+        return self.window[0] <= moment < self.window[1]
+
+    def _request(self, method: str, path: str, phone: Phone, extra: str = "", body=b"") -> bytes:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.host}",
+            "User-Agent: kozel-loadtest",
+            "Accept-Encoding: gzip",
+            "Connection: close",
+        ]
+        if phone.cookies:
+            lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in phone.cookies.items()))
+        if body:
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+            lines.append(f"Content-Length: {len(body)}")
+        return ("\r\n".join(lines) + "\r\n" + extra + "\r\n").encode() + body
+
+    def _send(self, request: bytes, deadline: float, then: Callable) -> None:
+        """Send ``request``; ``then(outcome)`` with its raw answer or a ``Failed``."""
+        self.open += 1
+
+        def done(outcome: bytes | Failed) -> None:
+            self.open -= 1
+            then(outcome)
+
+        Exchange(self.loop, self.port, request, deadline, done)
+
+    def _fetch(self, request: bytes, deadline: float) -> asyncio.Future:
+        future = self.loop.create_future()
+        self._send(request, deadline, future.set_result)
+        return future
+
+    @staticmethod
+    def _answer(outcome: bytes | Failed, phone: Phone, expected: tuple[int, ...]) -> Answer:
+        if isinstance(outcome, Failed):
+            raise outcome
+        answer = parse(outcome)
+        phone.cookies.update(answer.cookies)
+        if answer.status not in expected:
+            raise Failed(f"answered {answer.status}")
+        return answer
+
+    def _failed(self, kinds: list[str], moment: float, error: Exception) -> None:
+        if not self._counted(moment):
+            return
+        for kind in kinds:
+            self.figures.failures[kind] += 1
+        self.figures.errors += str(error) != "timed out"
+        if len(self.figures.examples) < 5:
+            self.figures.examples.append(f"{kinds[-1]}: {error}")
+
+    def _took(self, kind: str, moment: float, since: float) -> None:
+        if self._counted(moment):
+            self.figures.latencies[kind].append((self.loop.time() - since) * 1000)
+
+    def _poll(self, moment: float, table: Table, phone: Phone) -> None:
+        series = table.current
+        version = phone.versions.get(series["live"], series["version"])
+        path = f"{series['live']}?version={version}"
+        request = self._request("GET", path, phone, "HX-Request: true\r\n")
+
+        def then(outcome: bytes | Failed) -> None:
+            try:
+                answer = self._answer(outcome, phone, (200, 204))
+                self._took("live poll", moment, moment)
+                if answer.status == 200:
+                    self.figures.news += self._counted(moment)
+                    self._read_version(answer.text, series, phone)
+            except Exception as error:  # counted and shown, never lost
+                self._failed(["live poll"], moment, error)
+
+        self._send(request, moment + TIMEOUT, then)
+
+    def _read_version(self, page: str, series: dict, phone: Phone) -> None:
+        found = VERSION.search(page)
+        if found is None:
+            raise Failed("a board without its version")
+        phone.versions[series["live"]] = max(
+            int(found.group(1)), phone.versions.get(series["live"], 0)
+        )
+
+    def _deal(self, moment: float, table: Table) -> None:
+        task = self.loop.create_task(self._read_and_post(moment, table))
+        self.deals.add(task)
+        task.add_done_callback(self.deals.discard)
+
+    async def _read_and_post(self, moment: float, table: Table) -> None:
+        kinds, deadline = ["deal", "board GET"], moment + 2 * TIMEOUT
+        series, phone = table.current, table.phones[0]
+        try:
+            request = self._request("GET", series["board"], phone)
+            page = self._answer(await self._fetch(request, deadline), phone, (200,)).text
+            self._took("board GET", moment, moment)
+            kinds[-1] = "deal POST"
+            form = deal_form(page)
+            if form is None:  # the series ended and its end was not seen (a lost answer)
+                table.move_on()
+                raise Failed("a board without a deal form")
+            self._read_version(page, series, phone)
+            action, fields, points = form
+            if len(points) != 2:
+                raise Failed(f"a deal form with {len(points)} sides")
+            scored = table.points(int(fields["number"]))
+            fields[points[0]], fields[points[1]] = str(scored), str(rules.DEAL_TOTAL - scored)
+            headers = (
+                f"Origin: {self.origin}\r\nHX-Request: true\r\nHX-Target: scoreboard\r\n"
+                f"HX-Current-URL: {self.origin}{series['board']}\r\n"
+            )
+            posted = self.loop.time()
+            request = self._request("POST", action, phone, headers, urlencode(fields).encode())
+            answer = self._answer(await self._fetch(request, deadline), phone, (200,)).text
+            self._took("deal POST", moment, posted)
+            self._took("deal", moment, moment)
+            self._read_version(answer, series, phone)
+            if DEAL_FORM.search(answer) is None:  # the goat: the table's next series
+                table.move_on()
+        except Exception as error:  # counted and shown, never lost
+            self._failed(kinds, moment, error)
+
+    def _screen(self, moment: float, club: int) -> None:
+        # The club night its first table plays (its tables move on to the next one together).
+        links, screen = self.data["screens"][club], self.screens[club]
+        path = links[min(self.tables[club * TABLES_PER_SCREEN].at, len(links) - 1)]
+        headers = (
+            f"HX-Request: true\r\nHX-Target: board\r\nHX-Trigger: board\r\n"
+            f"HX-Current-URL: {self.origin}{path}\r\n"
+        )
+
+        def then(outcome: bytes | Failed) -> None:
+            try:
+                self._answer(outcome, screen, (200,))
+                self._took("big screen", moment, moment)
+            except Exception as error:  # counted and shown, never lost
+                self._failed(["big screen"], moment, error)
+
+        self._send(self._request("GET", path, screen, headers), moment + TIMEOUT, then)
+
+
+# The search --------------------------------------------------------------------------------------
+
+
+def search(ladder: list[int], holds: Callable[[int], bool], start: int) -> tuple[int | None, bool]:
+    """The largest rung of ``ladder`` that holds, and whether it is the top one: from the rung
+    ``start`` (or the one below it) up by doubling, then halving the gap between the last rung
+    that held and the first that did not."""
+    best, worst = -1, len(ladder)  # indexes: the largest that held, the smallest that did not
+    at = max((i for i, rung in enumerate(ladder) if rung <= start), default=0)
+    while True:
+        if holds(ladder[at]):
+            best = at
+        else:
+            worst = at
+        if worst - best <= 1:
+            break
+        if worst == len(ladder):
+            at = next((i for i, r in enumerate(ladder) if r >= 2 * ladder[best]), len(ladder) - 1)
+            at = max(at, best + 1)
+        else:
+            at = (best + worst) // 2
+    return (ladder[best] if best >= 0 else None), best == len(ladder) - 1
+
+
+def report(name: str, figures: Figures) -> None:
+    missed = figures.missed()
+    tables = figures.tables
+    screens = math.ceil(tables / TABLES_PER_SCREEN)
+    verdict = "held" if not missed else "missed: " + "; ".join(missed)
+    print(f"-- {name}, {tables} tables ({tables * PHONES} phones, {screens} screens): {verdict}")
+    print(f"   {'':<16}{'sent/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'failed':>8}")
+    for kind in KINDS:
+        values = figures.latencies[kind]
+        sent = len(values) + figures.failures[kind]
+        top = max(values) if values else math.inf
+        print(
+            f"   {kind:<16}{sent / WINDOW:>8.1f}{figures.percentile(kind, 0.5):>9.1f}"
+            f"{figures.percentile(kind, 0.99):>9.1f}{top:>9.1f}{figures.failures[kind]:>8}"
+        )
+    late = sorted(figures.late)
+    late_p99 = late[math.ceil(0.99 * len(late)) - 1] if late else 0.0
+    polls = len(figures.latencies["live poll"])
+    print(
+        f"   live polls with news (200): {figures.news / max(polls, 1):.1%}; sends late by p99 "
+        f"{late_p99:.1f} ms; load average {figures.load:.2f}"
     )
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
-    errors = [thread.error for thread in threads if thread.error]
-    if errors:
-        raise SystemExit(f"deal cycle failed: {errors[0]}")
-    latencies = sorted(value for thread in threads for value in thread.latencies)
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    return len(latencies) / elapsed, p99
+    print(
+        f"   CPU: server {figures.server_cpu:.0%} of a core "
+        f"({figures.server_cpu * 1000 / tables:.1f} ms a second a table), load generator "
+        f"{figures.generator_cpu:.0%}, the rest of the machine {figures.rest_cpu:.0%} "
+        "(the database, Redis, others' work)"
+    )
+    for example in figures.examples:
+        print(f"   failure: {example}")
+    sys.stdout.flush()
+
+
+def machine_cpu() -> float:
+    """Seconds of CPU the whole machine has spent since it started (Linux's /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    busy = sum(int(value) for value in fields[:8]) - int(fields[3]) - int(fields[4])
+    return busy / os.sysconf("SC_CLK_TCK")  # all but idle and I/O wait
+
+
+def measure(name: str, server: Server, data: dict, ladder: list[int]) -> dict:
+    """Search the largest N for one server; its steps' figures as printed."""
+    club = ClubNight(server.port, data, seed=26)
+    steps = []
+
+    def holds(tables: int) -> bool:
+        spent, mine, busy = server.cpu(), time.process_time(), machine_cpu()
+        started = time.perf_counter()
+        figures = club.step(tables)
+        elapsed = time.perf_counter() - started
+        figures.server_cpu = (server.cpu() - spent) / elapsed
+        figures.generator_cpu = (time.process_time() - mine) / elapsed
+        figures.rest_cpu = (machine_cpu() - busy) / elapsed
+        figures.rest_cpu -= figures.server_cpu + figures.generator_cpu
+        figures.load = os.getloadavg()[0]
+        report(name, figures)
+        if QUICK and figures.errors:  # a smoke run is for the code paths: they must work
+            raise SystemExit(f"loadtest: {name}: requests failed, not only slowly")
+        steps.append((tables, not figures.missed()))
+        server.settle()
+        return not figures.missed()
+
+    found, top = search(ladder, holds, START)
+    return {"n": found, "top": top, "steps": steps}
 
 
 def main() -> None:
-    if shutil.which("wrk") is None:
-        raise SystemExit("loadtest: wrk is missing (make loadtest installs Debian's wrk)")
     work = Path(tempfile.mkdtemp(prefix="kozel-loadtest-"))
     try:
         run(work)
@@ -439,99 +904,75 @@ def main() -> None:
 
 
 def run(work: Path) -> None:
-    env = production_env(work)
-    pages = env["PAGE_CACHE_URL"] or "each worker's memory"
+    started = time.perf_counter()
+    databases = {"SQLite": f"sqlite:///{work / 'site.sqlite3'}"}
+    if os.environ.get("LOADTEST_DATABASE_URL"):
+        databases["PostgreSQL"] = os.environ["LOADTEST_DATABASE_URL"]
+    cache = os.environ.get("LOADTEST_PAGE_CACHE_URL") or "none"
     print(
-        f"== preparing the site ({env['DATABASE_URL'].split(':', 1)[0]}, page cache: {pages}) "
-        "and a bare Django"
+        f"== club nights: {PHONES} phones a table, a deal a table every {DEAL_EVERY} s, a big "
+        f"screen per {TABLES_PER_SCREEN} tables; gunicorn, {WORKERS} sync workers, DEBUG off; "
+        f"steps of {WARM_UP} s warm-up + {WINDOW} s measured; shared page cache: {cache}",
+        flush=True,
     )
-    data = site_data(env)
+    site_ladder = [rung for rung in LADDER if rung <= MAX_SITE_TABLES]
+    results: dict[str, dict] = {}
+    intervals = None
+    for label, database in databases.items():
+        name = f"site on {label}"
+        print(f"== {name}: making the data", flush=True)
+        if label == "PostgreSQL":
+            postgres_ready(database)
+        env = production_env(work, database)
+        data = site_data(env, max(site_ladder))
+        intervals = intervals or (data["poll_every"], data["screen_every"])
+        empty_page_cache()
+        server = Server("kozel_site.wsgi:application", ROOT, env, "/healthz")
+        try:
+            results[name] = measure(name, server, data, site_ladder)
+        finally:
+            server.stop()
+    print("== bare Django", flush=True)
     bare_home = bare_project(work)
     # The project on the path too: the shared gunicorn config names its access logger class.
     bare_env = dict(
-        env,
+        production_env(work, databases["SQLite"]),
         PYTHONPATH=os.pathsep.join([str(bare_home), str(ROOT)]),
         DJANGO_SETTINGS_MODULE="bare.settings",
     )
-    board = {"Cookie": data["board_cookie"]}
-    htmx_board = {**board, "HX-Request": "true"}
-    owner = {"Cookie": data["owner_cookie"]}
-    scenarios = {
-        "scoreboard GET": (data["board"], board),
-        "home GET": ("/", board),
-        "live poll (204)": (data["live"], htmx_board),
-        "standings GET": (data["standings"], owner),
-        "public standings GET": (data["public"], {}),
-    }
-    only = {name.strip() for name in os.environ.get("LOADTEST_ONLY", "").split(",") if name.strip()}
-    if only:
-        scenarios = {name: scenario for name, scenario in scenarios.items() if name in only}
-    cycling = not only or "deal cycle" in only
-    best: dict[str, dict[str, tuple[float, float]]] = {"site": {}, "bare": {}}
-    cpu: dict[str, list[float]] = {"site": [], "bare": []}  # server CPU ms per deal cycle
-
-    def keep(kind: str, name: str, figures: tuple[float, float]) -> None:
-        if name not in best[kind] or figures[0] > best[kind][name][0]:
-            best[kind][name] = figures
-
-    for round_ in range(ROUNDS):
-        print(f"== round {round_ + 1} of {ROUNDS}", flush=True)
-        for kind in ("bare", "site") if round_ % 2 == 0 else ("site", "bare"):
-            if kind == "bare":
-                server = Server("bare.wsgi:application", bare_home, bare_env, "/")
-            else:
-                server = Server("kozel_site.wsgi:application", ROOT, env, "/healthz")
-            try:
-                for name, (path, headers) in scenarios.items():
-                    keep(kind, name, wrk(server.port, "/" if kind == "bare" else path, headers))
-                if not cycling:
-                    continue
-                clients = data["cycles"] if kind == "site" else None
-                if kind == "site" and round_ > 0:
-                    clients = [
-                        {
-                            **client,
-                            "games": client["games"][round_ * len(client["games"]) // ROUNDS :],
-                        }
-                        for client in clients
-                    ]
-                spent = group_cpu(server.process.pid)
-                started = time.perf_counter()
-                figures = cycle(server.port, clients)
-                cycles = figures[0] * (time.perf_counter() - started)
-                cpu[kind].append((group_cpu(server.process.pid) - spent) / max(cycles, 1) * 1000)
-                keep(kind, "deal cycle", figures)
-            finally:
-                server.stop()
+    server = Server("bare.wsgi:application", bare_home, bare_env, "/series/1/live/")
+    try:
+        results["bare Django"] = measure(
+            "bare Django", server, bare_data(max(LADDER), *intervals), LADDER
+        )
+    finally:
+        server.stop()
     print()
     print(
-        f"gunicorn, {WORKERS} sync workers, DEBUG off; wrk -t2 -c16 for {SECONDS} s a GET, "
-        f"{CYCLE_CLIENTS} clients for the deal cycle; best of {ROUNDS} rounds"
+        f"== the most club-night tables that held (p99: live polls and big screens < "
+        f"{BUDGET_MS['live poll']} ms, deals (GET + POST) < {BUDGET_MS['deal']} ms, no failure)"
     )
-    header = f"{'':<22}{'site req/s':>11}{'p99 ms':>8}{'bare req/s':>12}{'p99 ms':>8}{'ratio':>7}"
-    print(f"{header}  goal")
-    for name in [*scenarios, *(["deal cycle"] if cycling else [])]:
-        site_rate, site_p99 = best["site"][name]
-        bare_rate, bare_p99 = best["bare"][name]
-        ratio = site_rate / bare_rate
-        goal = GOALS.get(name)
-        verdict = "" if goal is None else f">= {goal:.0%}" + ("" if ratio >= goal else "  missed")
-        print(
-            f"{name:<22}{site_rate:>11.0f}{site_p99:>8.1f}{bare_rate:>12.0f}{bare_p99:>8.1f}"
-            f"{ratio:>7.0%}  {verdict}"
-        )
-    print("(deal cycle: cycles/s; the bare cycle is GET + POST of its page)")
-    if cycling and cpu["site"] and cpu["bare"]:
-        print(
-            f"server CPU per deal cycle (least of the rounds): site {min(cpu['site']):.1f} ms, "
-            f"bare {min(cpu['bare']):.1f} ms"
-        )
+
+    def said(result: dict) -> str:
+        if result["n"] is None:
+            return f"< {LADDER[0]}"
+        return (">= " if result["top"] else "") + str(result["n"])
+
+    bare = results["bare Django"]
+    for name, result in results.items():
+        steps = ", ".join(f"{n} {'held' if held else 'missed'}" for n, held in result["steps"])
+        ratio = ""
+        if name != "bare Django" and result["n"] and bare["n"]:
+            ratio = f"  {result['n'] / bare['n']:.0%} of bare"
+        print(f"{name:<22}N {said(result):>7}{ratio}   ({steps})")
+    print(f"goal: {GOAL}; whole run {(time.perf_counter() - started) / 60:.0f} min")
     if QUICK:
-        print("QUICK=1: one short round; these figures mean nothing.")
+        print("QUICK=1: tiny steps; these figures mean nothing.")
 
 
 if __name__ == "__main__":
     if "--data" in sys.argv:
-        print(json.dumps(make_data()))
+        tables, supply = (int(value) for value in sys.argv[2:4])
+        print(json.dumps(make_data(tables, supply)))
     else:
         main()
