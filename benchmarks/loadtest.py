@@ -2,11 +2,12 @@
 
 The budget of issue #26 is a club night, not a page. N tables, each with:
 
-- four phones whose scoreboards ask the live view for news every 2 s, as ``static/js/app.js``
-  does (``GET /series/<pk>/live/?version=<v>`` with ``HX-Request: true``): nothing new is a 204,
-  news a 200 with the fresh board, whose version the phone asks with from then on;
-- one deal a minute: the scoring phone (the table's score link in its session) reads the board
-  (``GET /series/<pk>/``) and posts its deal form as htmx does, with the form's CSRF token,
+- four phones that opened the table's link for the evening, whose boards ask the table's live
+  view for news every 2 s, as ``static/js/app.js`` does (``GET /tables/<token>/live/?version=<v>``
+  with ``HX-Request: true``): nothing new is a 204, news a 200 with the fresh board, whose
+  version the phone asks with from then on;
+- one deal a minute: the scoring phone reads the table's board (``GET /tables/<token>/``) and
+  posts its deal form as htmx does (to ``/series/<pk>/deals/``), with the form's CSRF token,
   number and one-time entry key and the points typed in;
 - and one big screen per ten tables (one per club night) showing the leaderboard through its
   public link with ``?present=1``, refreshed by htmx (``HX-Request``, ``HX-Target`` ...).
@@ -41,7 +42,7 @@ night of ten tables a league, its organiser and 40 players, and a few club night
 (``events.services.event_create`` starts round 1's tables) whose tables a table plays one after
 the other: a series ends at the goat after ten or eleven deals and its table moves on to the
 next, so every table takes deals for the whole run. Each phone has its own session holding its
-table's score links (``access.remember_link``).
+table's links (``access.remember_table``).
 
 Prints, per step, the rates and p50/p99 latencies of each kind, the CPU of the server, of the
 load generator and of the rest of the machine, and the load average; at the end N for the site
@@ -195,8 +196,9 @@ def make_data(tables: int, supply: int) -> dict:
     from django.test import Client
     from django.urls import reverse
 
-    from scoring.access import remember_link
+    from scoring.access import remember_table
     from scoring.events import services as events
+    from scoring.events.tables import table_version
     from scoring.leagues.services import league_create
     from scoring.models import EventTable
 
@@ -227,16 +229,22 @@ def make_data(tables: int, supply: int) -> dict:
             event = events.share_renew(event=event)
             links.append(reverse("event_public", args=[event.share_token]) + "?present=1")
             seated = EventTable.objects.filter(round__event=event).order_by("number")
-            nights.append([table.series for table in seated.select_related("series")])
+            links_of = {link.number: link for link in event.table_links.all()}
+            nights.append(
+                [
+                    (links_of[table.number], table_version(event, table.series))
+                    for table in seated.select_related("series")
+                ]
+            )
         screens.append(links)
         for number in range(size):
             supplied = [night[number] for night in nights]
             phones = []
-            for _ in range(PHONES):
+            for _ in range(PHONES):  # every phone at the table opened the table's link
                 request = HttpRequest()
                 request.session = SessionStore()
-                for series in supplied:
-                    remember_link(request, series, series.score_token)
+                for link, _version in supplied:
+                    remember_table(request, link)
                 request.session.create()
                 phones.append({settings.SESSION_COOKIE_NAME: request.session.session_key})
             made_tables.append(
@@ -244,11 +252,11 @@ def make_data(tables: int, supply: int) -> dict:
                     "phones": phones,
                     "series": [
                         {
-                            "board": reverse("series_detail", args=[series.pk]),
-                            "live": reverse("series_live", args=[series.pk]),
-                            "version": series.version,
+                            "board": reverse("table_link", args=[link.token]),
+                            "live": reverse("table_live", args=[link.token]),
+                            "version": version,
                         }
-                        for series in supplied
+                        for link, version in supplied
                     ],
                 }
             )
