@@ -620,6 +620,11 @@ class EventTableLink(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
     number = models.PositiveSmallIntegerField()
     token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The game at this table in the newest round started (None: no game at it then), written
+    # by ``events.services.round_start``: the phone's poll reads it in one query.
+    series = models.ForeignKey(
+        Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["event", "number"]

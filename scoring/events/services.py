@@ -23,6 +23,7 @@ from scoring.models import (
     EventTableLink,
     League,
     Player,
+    Series,
     new_token,
 )
 from scoring.modes import Mode
@@ -158,6 +159,7 @@ def round_start(*, event: Event, user=None) -> EventRound:
     closes_at = None
     if event.length == Event.Length.MINUTES and event.length_value:
         closes_at = played.started_at + timedelta(minutes=event.length_value)
+    games: dict[int, Series] = {}
     for position, seats in enumerate(planned["tables"], start=1):
         series = table_services.series_start(
             mode=Mode.TEAMS if len(seats) == 4 else Mode.THREE,
@@ -170,6 +172,11 @@ def round_start(*, event: Event, user=None) -> EventRound:
             closes_at=closes_at,
         )
         EventTable.objects.create(round=played, number=position, series=series)
+        games[position] = series
+    # Each table's link shows this round's game at it (or none: fewer tables this round).
+    for link in EventTableLink.objects.filter(event=event):
+        link.series = games.get(link.number)
+        link.save(update_fields=["series"])
     _bump(event)
     return played
 

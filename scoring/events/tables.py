@@ -62,6 +62,8 @@ class Evening:
 
 
 def table_version(event: Event, series: Series | None) -> int:
+    """The number a table's phone polls with (``live_version``): the evening's version, then
+    its game's."""
     return event.version * ROUND_STEP + (series.version if series is not None else 0)
 
 
@@ -102,20 +104,23 @@ def _next_places(event: Event, table: EventTable) -> list[tuple[str, Place]]:
 
 
 def link_for(token: str) -> EventTableLink | None:
-    """A table's link for the evening, with its club night and league."""
-    return EventTableLink.objects.select_related("event__league").filter(token=token).first()
-
-
-def current_game(link: EventTableLink) -> EventTable | None:
-    """The game at this table in the newest round started (None: no game at it this round)."""
-    latest = EventRound.objects.filter(event_id=link.event_id).order_by("-number").first()
-    if latest is None:
-        return None
+    """A table's link for the evening, with its club night, league and the round's game."""
     return (
-        EventTable.objects.filter(round=latest, number=link.number)
-        .select_related("round", "series")
-        .first()
+        EventTableLink.objects.select_related("event__league", "series").filter(token=token).first()
     )
+
+
+def live_version(token: str) -> int | None:
+    """What a table's phone would be shown now, as the number it polls with (one query); None
+    for a link that names nothing."""
+    found = EventTableLink.objects.filter(token=token).values_list(
+        "event__version", "series__version"
+    )
+    versions = found.first()
+    if versions is None:
+        return None
+    event_version, series_version = versions
+    return event_version * ROUND_STEP + (series_version or 0)
 
 
 def names_of(event: Event) -> dict[int, str]:

@@ -84,16 +84,22 @@ def viewer(request: HttpRequest) -> str:
 
 
 class ViewerMiddleware:
-    """Names the viewer of every HTML page in ``X-Kozel-Viewer`` for the service worker."""
+    """Names the viewer of every HTML page in ``X-Kozel-Viewer`` for the service worker (htmx's
+    partials aside: the worker keeps pages a phone navigated to)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        # Not on a server's error page: it is nobody's page, and when the database is what
-        # failed, asking whose it is would wait for the database once more.
-        if response.status_code < 500 and response.get("Content-Type", "").startswith("text/html"):
+        # Pages the worker may keep only: not htmx's partials (a poll's 204 then reads no
+        # session), nor a server's error page (nobody's page; when the database is what failed,
+        # asking whose it is would wait for the database once more).
+        if (
+            response.status_code < 500
+            and not getattr(request, "htmx", False)
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
             response[VIEWER_HEADER] = viewer(request)
         return response
 

@@ -33,10 +33,9 @@ def table_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
             remember_table(request, link)
             return redirect(link)
         return render(request, "scoring/events/table_join.html", {"link": link})
-    game = tables.current_game(link)
-    if game is None:
+    if link.series_id is None:
         return _waiting(request, link)
-    return board_answer(request, selectors.series_for_request(request, game.series_id))
+    return board_answer(request, selectors.series_for_request(request, link.series_id))
 
 
 def _waiting(request: HtmxHttpRequest, link: EventTableLink) -> HttpResponse:
@@ -48,15 +47,15 @@ def _waiting(request: HtmxHttpRequest, link: EventTableLink) -> HttpResponse:
 
 @require_GET
 def table_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """Polled by the table's phone: 204 while nothing changed at the table, else its page's
-    board (a deal, the round over, the next round's game)."""
+    """Polled by the table's phone: 204 while nothing changed at the table (one query: the token
+    in the address is the key, the session is not read), else its page's board (a deal, the
+    round over, the next round's game)."""
+    version = tables.live_version(token)
+    if version is not None and request.GET.get("version", "") == str(version):
+        return HttpResponse(status=204)
     link = tables.link_for(token)
     if link is None or token not in held_tables(request):
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
-    game = tables.current_game(link)
-    version = tables.table_version(link.event, game.series if game else None)
-    if request.GET.get("version", "") == str(version):
-        return HttpResponse(status=204)
-    if game is None:
+    if link.series_id is None:
         return _waiting(request, link)
-    return board_answer(request, selectors.series_for_request(request, game.series_id))
+    return board_answer(request, selectors.series_for_request(request, link.series_id))

@@ -188,3 +188,14 @@ def test_a_table_link_lets_its_phone_score_nothing_else(league):
     other = game(event, 2)
     assert phone.get(f"/series/{other.series_id}/").status_code == 404
     assert phone.get(f"{event.get_absolute_url()}").status_code == 302  # to the login
+
+
+def test_a_table_phones_poll_with_nothing_new_costs_one_query(league, django_assert_num_queries):
+    """Every phone of every table asks every 2 s: the answer while nothing changed is one query
+    (the link's evening and game versions), no session read (issue #26's budget)."""
+    event = make_event(league, 8)
+    link = event.table_links.get(number=1)
+    phone = table_phone(link)
+    version = version_of(html(phone.get(link.get_absolute_url())))
+    with django_assert_num_queries(1):
+        assert live(phone, link, version).status_code == 204
