@@ -113,13 +113,11 @@ def link_for(token: str) -> EventTableLink | None:
 def live_version(token: str) -> int | None:
     """What a table's phone would be shown now, as the number it polls with (one query); None
     for a link that names nothing."""
-    found = EventTableLink.objects.filter(token=token).values_list(
-        "event__version", "series__version"
-    )
-    versions = found.first()
-    if versions is None:
+    found = EventTableLink.objects.filter(token=token).order_by()  # one row: no ordering
+    versions = found.values_list("event__version", "series__version")[:1]
+    if not versions:
         return None
-    event_version, series_version = versions
+    event_version, series_version = versions[0]
     return event_version * ROUND_STEP + (series_version or 0)
 
 

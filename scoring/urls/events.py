@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import events, tables
+from scoring.views import events
 
 EVENT = "leagues/<id:pk>/events/<id:event_pk>/"
 
@@ -18,6 +18,4 @@ urlpatterns = [
     path(EVENT + "share/", events.event_share, name="event_share"),
     path(EVENT + "share/revoke/", events.event_share_revoke, name="event_share_revoke"),
     path("public/events/<str:token>/", events.event_public, name="event_public"),
-    path("tables/<str:token>/", tables.table_link, name="table_link"),
-    path("tables/<str:token>/live/", tables.table_live, name="table_live"),
 ]

@@ -1,8 +1,11 @@
 from django.urls import path
 
-from scoring.views import games, table
+from scoring.views import games, table, tables
 
+# First: a club night's table phones ask their live view every 2 s.
 urlpatterns = [
+    path("tables/<str:token>/live/", tables.table_live, name="table_live"),
+    path("tables/<str:token>/", tables.table_link, name="table_link"),
     path("", games.home, name="home"),
     path("new/", games.series_new, name="series_new"),
     path("quick/", games.series_quick, name="series_quick"),
