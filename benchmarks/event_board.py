@@ -47,7 +47,7 @@ def _evening(league, players, number: int):
     from scoring import rules
     from scoring.events import services
     from scoring.models import EventTable
-    from scoring.table import services as table_services
+    from scoring.table import deals
 
     event = services.event_create(
         league=league,
@@ -65,7 +65,7 @@ def _evening(league, players, number: int):
         for table in EventTable.objects.filter(round__event=event, round__number=round_number):
             series, deal = table.series, 1
             if deal == 1:  # an egg first, for the awards
-                series = table_services.deal_record(
+                series = deals.deal_record(
                     series_id=series.pk, number=1, points=(60, 60), tricks=(True, True)
                 ).series
                 deal = 2
@@ -73,7 +73,7 @@ def _evening(league, players, number: int):
                 loser = deal % 2 if table.number == 1 else 0
                 points = (0, 120) if loser == 0 else (120, 0)
                 tricks = (False, True) if loser == 0 else (True, False)
-                series = table_services.deal_record(
+                series = deals.deal_record(
                     series_id=series.pk, number=deal, points=points, tricks=tricks
                 ).series
                 deal += 1

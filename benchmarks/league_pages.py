@@ -114,7 +114,7 @@ def measure(size: str) -> dict[str, float]:
     from scoring.leagues import services as league_services
     from scoring.models import League, Player, Series
     from scoring.running_totals import totals_fold
-    from scoring.table import services
+    from scoring.table import deals, services
     from tests.helpers import totals_forget
 
     setup_test_environment()
@@ -168,7 +168,7 @@ def measure(size: str) -> dict[str, float]:
             raise SystemExit(f"{step}: {response.status_code}")
 
     def deal(series, number: int):
-        return services.deal_record(
+        return deals.deal_record(
             series_id=series.pk, number=number, points=(0, 120), tricks=(False, True)
         ).series
 
@@ -199,7 +199,7 @@ def measure(size: str) -> dict[str, float]:
             view(steps[1])
             timing(
                 steps[2],
-                lambda e=ended: services.deal_undo(
+                lambda e=ended: deals.deal_undo(
                     series_id=e.pk, number=e.deal_count, version=e.version
                 ),
             )
@@ -252,7 +252,7 @@ def measure(size: str) -> dict[str, float]:
             with transaction.atomic():
                 old = Series.objects.get(pk=order[index])
                 started, started_cpu = time.perf_counter(), time.process_time()
-                services.deal_undo(series_id=old.pk, number=old.deal_count, version=old.version)
+                deals.deal_undo(series_id=old.pk, number=old.deal_count, version=old.version)
                 wall_cpu[0].append(time.perf_counter() - started)
                 wall_cpu[1].append(time.process_time() - started_cpu)
                 transaction.set_rollback(True)

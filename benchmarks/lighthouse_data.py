@@ -32,7 +32,7 @@ from django.urls import NoReverseMatch, reverse  # noqa: E402
 from scoring import rules  # noqa: E402
 from scoring.access import SESSION_CREATED, SESSION_LINKS  # noqa: E402
 from scoring.models import League, Membership, Role, Series  # noqa: E402
-from scoring.table import services  # noqa: E402
+from scoring.table import deals, services  # noqa: E402
 
 # A game in progress, 8:10 after seven deals with eggs and a naked deal (side 0's card points;
 # side 1 has the rest): the scoreboard with its deal form, the page used most.
@@ -46,7 +46,7 @@ def play(series: Series, side_zero_points: list[int]) -> Series:
         if series.finished:
             break
         tricks = (points > 0, True) if points in (0, 120) else None
-        services.deal_record(
+        deals.deal_record(
             series_id=series.pk,
             number=series.deal_count + 1,
             points=(points, 120 - points),

@@ -69,7 +69,7 @@ class League(models.Model):
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     #: Bumped by every write that changes a finished series of the league
-    #: (``table.services.results_changed``): a version of its standings, for caches.
+    #: (``running_totals.results_changed``): a version of its standings, for caches.
     results_version = models.PositiveIntegerField(default=0, editable=False)
     #: How far the league's ``RunningTotal`` rows are valid: every finished series up to this
     #: position in the finishing order ``(finished_at, pk)`` has its rows, none after it has

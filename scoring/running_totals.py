@@ -10,7 +10,7 @@ of the league (``leagues.standings``), and only reads.
 
 ``League.totals_until`` marks how far the rows are valid. Every write that finishes or changes a
 finished league series (a deal recorded, undone or edited, a finished game moved in, players
-merged) ends with ``table.services.results_changed``, which deletes the rows from that series'
+merged) ends with ``running_totals.results_changed``, which deletes the rows from that series'
 position on, moves the mark back and folds again from there, in the write's transaction. So a
 series that ends folds alone, "finish, undo, finish again" folds one series, and an edit of a
 series long ago refolds the series after it (not the ones before). Writers of many series at
@@ -27,9 +27,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
+from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 
 from scoring import rules
 from scoring.models import League, PairResult, Player, RunningTotal, Seat
@@ -313,3 +314,39 @@ def _series_before(league_id: int, until: tuple, key: str | None) -> int:
     field = "league_series" if key is None else "rules_series"
     found = query.order_by("-finished_at", "-series_id").values_list(field, flat=True).first()
     return found or 0
+
+
+def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
+    """A finished series of the league changed, or one finished, at ``since`` in the finishing
+    order ``(finished_at, pk)``: the league's running totals from there on are deleted and
+    ``totals_until`` moved back before it (a series ending after the mark, the common case,
+    deletes nothing), then folded again from there (``running_totals``), so a standings view
+    only reads. Locks the league's row until the transaction ends, so that series of one league
+    finish one after the other and no fold writes totals for a series meanwhile changed.
+    """
+    league = (
+        League.objects.select_for_update()
+        .only("totals_until", "totals_until_series", "totals_rulesets", "results_version")
+        .get(pk=league_id)
+    )
+    changes: dict[str, Any] = {"results_version": F("results_version") + 1}
+    at, pk = since
+    until = (league.totals_until, league.totals_until_series)
+    if at is not None and until[0] is not None and (at, pk) <= until:
+        # From ``since`` on: a range on the index (league, finished_at, series).
+        later = Q(finished_at__gte=at) & ~Q(finished_at=at, series_id__lt=pk)
+        totals = RunningTotal.objects.filter(league_id=league_id)
+        removed = set(totals.filter(later).values_list("rules_key", flat=True).distinct())
+        totals.filter(later).delete()
+        PairResult.objects.filter(later, league_id=league_id).delete()
+        last = (
+            totals.order_by("-finished_at", "-series_id")
+            .values_list("finished_at", "series_id")
+            .first()
+        )
+        changes["totals_until"], changes["totals_until_series"] = last or (None, None)
+        # A ruleset whose series are all gone is no longer offered (an index seek per ruleset).
+        gone = {key for key in removed if not totals.filter(rules_key=key).exists()}
+        changes["totals_rulesets"] = [key for key in league.totals_rulesets if key not in gone]
+    League.objects.filter(pk=league_id).update(**changes)
+    totals_fold(league_id=league_id)

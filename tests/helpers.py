@@ -45,7 +45,7 @@ from scoring.models import (
     Series,
 )
 from scoring.running_totals import totals_fold
-from scoring.table import services
+from scoring.table import deals, services
 
 PASSWORD = "correct-horse-battery-staple-42"
 #: The three players of the three-player tests.
@@ -125,7 +125,7 @@ def start_series(
 def record(series: Series, points, tricks=None) -> Series:
     """Record the next deal through the service, as the scoreboard would."""
     series.refresh_from_db()
-    services.deal_record(
+    deals.deal_record(
         series_id=series.pk, number=series.deal_count + 1, points=points, tricks=tricks
     )
     series.refresh_from_db()

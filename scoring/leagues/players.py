@@ -3,7 +3,7 @@ first, undone from the league's changes).
 
 Like every league write (``leagues.services``), each is one transaction under the league's row
 lock and refuses with ``LeagueError``; a merge and its undo rewrite seats of finished series, so
-they end with ``table.services.results_changed`` (the standings are folded again).
+they end with ``running_totals.results_changed`` (the standings are folded again).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from scoring import names as player_names
 from scoring.events import services as event_services
 from scoring.leagues.services import LeagueError, league_event_record, league_locked
 from scoring.models import MAX_NAME, League, LeagueEvent, Membership, Player, Seat, Series
-from scoring.table import services
+from scoring.running_totals import results_changed
 
 
 def _results_rewritten(league_id: int, series_ids: list[int]) -> None:
@@ -33,7 +33,7 @@ def _results_rewritten(league_id: int, series_ids: list[int]) -> None:
         .values_list("finished_at", "pk")
         .first()
     )
-    services.results_changed(league_id, since=first or (None, 0))
+    results_changed(league_id, since=first or (None, 0))
 
 
 @transaction.atomic

@@ -27,6 +27,7 @@ from scoring.models import (
     Series,
     new_token,
 )
+from scoring.running_totals import results_changed
 from scoring.table import services
 
 logger = logging.getLogger(__name__)
@@ -251,7 +252,7 @@ def series_move_to_league(*, series: Series, league: League, user: User) -> Seri
     series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
     if series.finished:
         # It may have finished long ago: the league's totals are refolded from it.
-        services.results_changed(league.pk, since=(series.finished_at, series.pk))
+        results_changed(league.pk, since=(series.finished_at, series.pk))
     # Quick-game players that no other game uses would only clutter name suggestions.
     Player.objects.filter(pk__in=old_players, league=None, seats=None).delete()
     return series

@@ -126,7 +126,7 @@ def series_line(rng: random.Random, index: int) -> dict[str, Any]:
             points, tricks = valid_deal(rng, sides, rules, eggs_before)
         step: dict[str, Any] = {"points": points, "tricks": tricks}
         try:
-            # What the site does with a deal form's values (services.deal_record).
+            # What the site does with a deal form's values (deals.deal_record).
             outcome = series.add(Deal(_tupled(points), _tupled(tricks)))
         except InvalidDeal as error:
             step["refused"] = _refusal(error)

@@ -20,6 +20,7 @@ from scoring.access import SeriesAccess, followed_link, remember_created, rememb
 from scoring.models import MAX_DEALS, Series
 from scoring.rulesets import rules_note
 from scoring.table import selectors
+from scoring.table.deals import Edited, Entry, Recorded
 from scoring.table.forms import TYPED, DealForm, SeatNamesForm
 from scoring.table.offline import board_data
 from scoring.table.scoreboard import (
@@ -31,7 +32,6 @@ from scoring.table.scoreboard import (
     score_line,
     undone_summary,
 )
-from scoring.table.services import Edited, Entry, Recorded
 
 
 def load(series: Series) -> Scoreboard:
@@ -179,7 +179,7 @@ def _rematch(request: HttpRequest, access: SeriesAccess) -> Series | None:
 
 
 def outcome_notice(outcome: Recorded, board: Scoreboard, number: int) -> str:
-    """What a phone is told about its deal form, by what ``services.deal_record`` decided."""
+    """What a phone is told about its deal form, by what ``deals.deal_record`` decided."""
     match outcome.entry:
         case Entry.RETRY if outcome.sent is not None and outcome.deal is not None:
             names = [side.name for side in board.sides]

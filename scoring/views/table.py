@@ -29,17 +29,17 @@ from scoring.access import (
     remember_link,
 )
 from scoring.events import tables
-from scoring.table import board, selectors, services
+from scoring.table import board, deals, selectors, services
+from scoring.table.deals import Entry
 from scoring.table.forms import DealForm, SeatNamesForm, UndoForm, engine_message
 from scoring.table.offline import RECORDED_HEADER
 from scoring.table.scoreboard import build
-from scoring.table.services import Entry
 from scoring.throttle import quick_game_refusal, quick_game_started
 from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
 
 GONE = 410
 STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
-#: The answer to a deal form, by what ``services.deal_record`` decided.
+#: The answer to a deal form, by what ``deals.deal_record`` decided.
 STATUS = {
     Entry.NEW: 200,
     Entry.RETRY: 200,
@@ -135,7 +135,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     number = form.cleaned_data.get("number")
     if number is None:  # not a form the page wrote: nothing to decide on
         return board_answer(request, access, board=shown, form=form, status=UNPROCESSABLE)
-    outcome = services.deal_record(
+    outcome = deals.deal_record(
         series_id=pk,
         number=number,
         entry_key=form.cleaned_data.get("entry_key"),
@@ -189,7 +189,7 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
             return _edit_stale(request, pk, number)  # errors about a deal it did not show
         return _edit_page(request, access, number, form, status=UNPROCESSABLE)
     try:
-        edited = services.deal_edit(
+        edited = deals.deal_edit(
             series_id=pk,
             number=number,
             version=form.cleaned_data["version"],
@@ -204,9 +204,9 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         if error.number is not None and error.number != number:
             form.add_error(None, _("Undo the deals after it first, or change it otherwise."))
         return _edit_page(request, access, number, form, status=UNPROCESSABLE)
-    except services.DealConflict:
+    except deals.DealConflict:
         return _edit_stale(request, pk, number)
-    except services.SeriesClosed:
+    except deals.SeriesClosed:
         return board_answer(request, access, status=CONFLICT)
     names = [side.name for side in board.load(access.series).sides]
     messages.success(request, board.edited_message(number, edited, names))
@@ -266,14 +266,14 @@ def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return board_answer(request, access, notice=_("Nothing to undo."), status=UNPROCESSABLE)
     try:
-        services.deal_undo(
+        deals.deal_undo(
             series_id=pk,
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
             user=request.user,
             via=_via(request, access),
         )
-    except (services.DealConflict, services.SeriesClosed):
+    except (deals.DealConflict, deals.SeriesClosed):
         notice = _(
             "The score changed on another device since this page was shown; nothing was undone."
         )
@@ -294,14 +294,14 @@ def deal_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return board_answer(request, access, notice=_("Nothing to put back."), status=UNPROCESSABLE)
     try:
-        services.deal_redo(
+        deals.deal_redo(
             series_id=pk,
             number=form.cleaned_data["number"],
             version=form.cleaned_data["version"],
             user=request.user,
             via=_via(request, access),
         )
-    except (services.NothingToRedo, services.SeriesClosed, rules.InvalidDeal):
+    except (deals.NothingToRedo, deals.SeriesClosed, rules.InvalidDeal):
         notice = _("The score changed on another device since the undo; the deal was not put back.")
         fresh = selectors.series_for_request(request, pk)
         return board_answer(request, fresh, notice=notice, status=CONFLICT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import rules
-from scoring.table import services
+from scoring.table import deals, services
 from tests.helpers import finished_series, play_deals, start_series
 
 
@@ -15,10 +15,10 @@ def history(league, scorer):
     series = finished_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"), eggs=True)
     rematch = services.series_rematch(series=series, user=scorer)
     play_deals(rematch, [(40, 80), (90, 30)])
-    services.deal_edit(series_id=rematch.pk, number=1, version=rematch.version,
+    deals.deal_edit(series_id=rematch.pk, number=1, version=rematch.version,
                        points=(45, 75), tricks=None, user=scorer, via="account")  # fmt: skip
     play_deals(rematch, [(100, 20)])
-    services.deal_undo(series_id=rematch.pk, number=3, version=rematch.version,
+    deals.deal_undo(series_id=rematch.pk, number=3, version=rematch.version,
                        via="score link")  # fmt: skip
     three = start_series(mode="three", names=("Ira", "Kolya", "Lida"),
                          ruleset=rules.PRESETS["tie-penalty"])  # fmt: skip

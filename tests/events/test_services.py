@@ -7,7 +7,7 @@ import pytest
 from scoring.events import services
 from scoring.events.services import EventError, standing_winner
 from scoring.models import EventTable, Player, Series
-from scoring.table import services as table_services
+from scoring.table import deals
 from tests.helpers import make_event, play_deals, play_out, record
 
 
@@ -117,10 +117,8 @@ def test_finishing_a_round_of_deals_scores_a_table_at_its_limit_by_standing_poin
     event = make_event(league, 8, length="deals", length_value=2)
     first, second = EventTable.objects.filter(round__event=event).order_by("number")
     play_deals(first.series, [(30, 90), (30, 90)])  # side 0 takes the defeat points
-    refused = table_services.deal_record(
-        series_id=first.series_id, number=3, points=(30, 90), tricks=None
-    )
-    assert refused.entry is table_services.Entry.LIMIT
+    refused = deals.deal_record(series_id=first.series_id, number=3, points=(30, 90), tricks=None)
+    assert refused.entry is deals.Entry.LIMIT
     services.round_finish(event=event)
     first.refresh_from_db()
     second.refresh_from_db()

@@ -12,7 +12,7 @@ from django.test import Client
 
 from scoring.events import services as event_services
 from scoring.models import Deal, EventTable, EventTableLink
-from scoring.table import services
+from scoring.table import deals
 from tests.helpers import db_snapshot, deal_data, html, logged_in, make_event, record
 
 pytestmark = pytest.mark.django_db
@@ -138,14 +138,14 @@ def test_the_service_refuses_every_change_to_a_closed_round(league):
     event_services.round_finish(event=event)
     series.refresh_from_db()
     before = db_snapshot()
-    refused = services.deal_record(
+    refused = deals.deal_record(
         series_id=series.pk, number=2, points=(70, 50), tricks=None, entry_key=uuid.uuid4()
     )
-    assert refused.entry is services.Entry.CLOSED
-    with pytest.raises(services.SeriesClosed):
-        services.deal_undo(series_id=series.pk, number=1, version=series.version)
-    with pytest.raises(services.SeriesClosed):
-        services.deal_edit(
+    assert refused.entry is deals.Entry.CLOSED
+    with pytest.raises(deals.SeriesClosed):
+        deals.deal_undo(series_id=series.pk, number=1, version=series.version)
+    with pytest.raises(deals.SeriesClosed):
+        deals.deal_edit(
             series_id=series.pk, number=1, version=series.version, points=(60, 60), tricks=None
         )
     assert db_snapshot() == before
@@ -164,7 +164,7 @@ def test_an_organiser_corrects_a_closed_tables_deal_on_the_record(league, owner)
     assert client.post(f"/series/{series.pk}/deals/1/edit/", data).status_code == 302
     assert Deal.objects.get(series=series).points[:2] == (30, 90)
     change = series.events.order_by("-pk").first()
-    assert change.via == services.CORRECTION and change.actor == owner
+    assert change.via == deals.CORRECTION and change.actor == owner
     sheet = text(client.get(f"/series/{series.pk}/sheet/"))
     assert f"{owner.username} (an organiser's correction after the round)" in sheet
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from scoring.models import Player, Series
-from scoring.table import services
+from scoring.table import deals
 from tests.helpers import (
     client_with_link,
     export_downloaded,
@@ -162,10 +162,10 @@ def test_the_sheet_is_for_whoever_may_see_the_series(league, viewer, outsider, q
 def test_the_sheet_shows_deals_chart_and_the_audit_trail(league, scorer, viewer):
     series = start_series(league=league, names=LEAGUE_NAMES)
     play_deals(series, [(60, 60), ((0, 120), (False, True)), (40, 80)])
-    services.deal_edit(series_id=series.pk, number=3, version=series.version,
+    deals.deal_edit(series_id=series.pk, number=3, version=series.version,
                        points=(45, 75), tricks=None, user=scorer, via="account")  # fmt: skip
     play_deals(series, [(90, 30)])
-    services.deal_undo(series_id=series.pk, number=4, version=series.version,
+    deals.deal_undo(series_id=series.pk, number=4, version=series.version,
                        via="score link")  # fmt: skip
     page = html(logged_in(viewer).get(f"/series/{series.pk}/sheet/"))
     assert '<svg class="chart"' in page and 'role="img"' in page

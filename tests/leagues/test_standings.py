@@ -15,7 +15,7 @@ from scoring.leagues.standings import StandingsFilter, league_standings
 from scoring.models import Deal, League, Player, RunningTotal, Series
 from scoring.ratings import SeatResult, rate_match
 from scoring.running_totals import totals_fold
-from scoring.table import services
+from scoring.table import deals, services
 from tests.helpers import finished, play_out, record, start_series, totals_refold
 
 ALL = StandingsFilter()
@@ -118,7 +118,7 @@ def test_an_edited_deal_in_a_finished_series_refreshes_the_standings(league, pla
     assert (before.played, before.naked) == (3, 4)
     # Deal 2 of series A: Anna & Vera took a trick after all (4, not 6): A is no longer over.
     a = Series.objects.get(pk=played["a"].pk)
-    services.deal_edit(
+    deals.deal_edit(
         series_id=a.pk, number=2, version=a.version, points=[0, 120], tricks=[True, True]
     )
     after = rows_by_name(league_standings(league, ALL))["Anna"]
@@ -290,7 +290,7 @@ def test_finish_undo_and_finish_again_folds_that_one_series_each_time(season):
     assert left_to_fold(season) == 0
     assert rows_of_series(season) == {**before, playing.pk: rows_of_series(season)[playing.pk]}
     playing.refresh_from_db()
-    services.deal_undo(series_id=playing.pk, number=playing.deal_count, version=playing.version)
+    deals.deal_undo(series_id=playing.pk, number=playing.deal_count, version=playing.version)
     assert rows_of_series(season) == before  # its rows went with the undo; nothing else moved
     playing.refresh_from_db()
     play_out(playing, loser=1)
@@ -306,7 +306,7 @@ def test_an_edit_of_an_old_series_refolds_it_and_the_series_after_it_only(season
     before = rows_of_series(season)
     edited = Series.objects.get(pk=order[9])
     last = Deal.objects.filter(series=edited).order_by("-number").first()
-    services.deal_edit(
+    deals.deal_edit(
         series_id=edited.pk,
         number=last.number,
         version=edited.version,
@@ -381,7 +381,7 @@ def test_only_rulesets_of_finished_series_are_offered(league, played):
 def test_a_ruleset_whose_only_series_was_undone_is_no_longer_offered(league, played):
     eggs = play_out(start_series(league=league, ruleset=rules.PRESETS["eggs-double"]), loser=1)
     assert [key for key, _r in standings.ruleset_choices(league)] == ["classic", "eggs-double"]
-    services.deal_undo(series_id=eggs.pk, number=eggs.deal_count, version=eggs.version)
+    deals.deal_undo(series_id=eggs.pk, number=eggs.deal_count, version=eggs.version)
     assert [key for key, _r in standings.ruleset_choices(league)] == ["classic"]
 
 
@@ -393,7 +393,7 @@ def test_every_write_to_a_finished_series_bumps_the_results_version(league, play
     play_out(played["d"], loser=0)
     assert version() == before + 1
     d = Series.objects.get(pk=played["d"].pk)
-    services.deal_undo(series_id=d.pk, number=d.deal_count, version=d.version)
+    deals.deal_undo(series_id=d.pk, number=d.deal_count, version=d.version)
     assert version() == before + 2
     record(start_series(league=league), [60, 60], [True, True])  # not finished: nothing
     assert version() == before + 2

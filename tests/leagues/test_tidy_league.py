@@ -83,16 +83,15 @@ def test_a_league_archived_after_the_pages_looked_takes_no_more_changes(league, 
     league is archived (its page looked before) is not recorded, nor undone, nor redone."""
     from django.core.exceptions import PermissionDenied
 
+    from scoring.table import deals
     from scoring.table import services as table_services
 
     series = record(start_series(league=league), (40, 80))
     services.league_archive(league=league, user=owner)
     snapshot = league_snapshot(league)
     attempts = [
-        lambda: table_services.deal_record(
-            series_id=series.pk, number=2, points=(70, 50), tricks=None
-        ),
-        lambda: table_services.deal_undo(series_id=series.pk, number=1, version=series.version),
+        lambda: deals.deal_record(series_id=series.pk, number=2, points=(70, 50), tricks=None),
+        lambda: deals.deal_undo(series_id=series.pk, number=1, version=series.version),
         lambda: table_services.series_rematch(series=series),
     ]
     for attempt in attempts:

@@ -12,7 +12,7 @@ from scoring import languages, privacy
 from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import DealEvent, Event, Export, LeagueEvent, Membership, Player, Series
-from scoring.table import services
+from scoring.table import deals
 from tests.helpers import (
     PASSWORD,
     export_downloaded,
@@ -37,7 +37,7 @@ def history(league, owner, scorer):
     league_players.player_rename(league=league, player_id=serezha.pk, name="Seryozha", user=scorer)
     game = start_series(league=league, names=("Seryozha", "Vera"), mode="duel")
     Series.objects.filter(pk=game.pk).update(created_by=scorer)
-    services.deal_record(series_id=game.pk, number=1, points=[70, 50], tricks=None, user=scorer)
+    deals.deal_record(series_id=game.pk, number=1, points=[70, 50], tricks=None, user=scorer)
     AccessLog.objects.create(
         username="sergei", ip_address="203.0.113.9", user_agent="phone", http_accept="*/*"
     )

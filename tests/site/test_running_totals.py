@@ -7,7 +7,7 @@ import pytest
 
 from scoring.models import League, RunningTotal, Series
 from scoring.running_totals import totals_fold
-from scoring.table import services
+from scoring.table import deals
 from tests.helpers import record, start_series, totals_refold
 from tests.table.test_concurrency import at_once, raced
 
@@ -21,12 +21,12 @@ def one_deal_from_the_end(league: League, names: tuple[str, ...]) -> Series:
     series = start_series(league=league, names=names, mode="duel")
     while not series.finished:
         series = record(series, [0, 120], [False, True])
-    services.deal_undo(series_id=series.pk, number=series.deal_count, version=series.version)
+    deals.deal_undo(series_id=series.pk, number=series.deal_count, version=series.version)
     return Series.objects.get(pk=series.pk)
 
 
 def last_deal(series: Series):
-    return lambda: services.deal_record(
+    return lambda: deals.deal_record(
         series_id=series.pk, number=series.deal_count + 1, points=[0, 120], tricks=[False, True]
     )
 

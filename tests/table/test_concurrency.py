@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import Deal, DealEvent, Series
-from scoring.table import services
+from scoring.table import deals, services
 from tests.helpers import (
     assert_stored_matches_replay,
     at_once,
@@ -38,7 +38,7 @@ CONFLICT_NOTICE = "was just recorded on another phone; your points are kept"
 
 
 def record_call(series: Series, number: int, points, key: uuid.UUID | None):
-    return lambda: services.deal_record(
+    return lambda: deals.deal_record(
         series_id=series.pk, number=number, points=points, tricks=None, entry_key=key
     )
 
@@ -46,7 +46,7 @@ def record_call(series: Series, number: int, points, key: uuid.UUID | None):
 def edit_call(series: Series, points):
     """An edit of deal 1 from a page shown at the series' current version."""
     return functools.partial(
-        services.deal_edit,
+        deals.deal_edit,
         series_id=series.pk,
         number=1,
         version=series.version,
@@ -62,8 +62,8 @@ def test_the_same_form_submitted_twice_at_once_records_one_deal_and_both_see_it(
         first, second = at_once(
             record_call(series, 1, (70, 50), key), record_call(series, 1, (70, 50), key)
         )
-        assert isinstance(first, services.Recorded), first
-        assert isinstance(second, services.Recorded), second
+        assert isinstance(first, deals.Recorded), first
+        assert isinstance(second, deals.Recorded), second
         assert first.deal.pk == second.deal.pk
         assert sorted([first.created, second.created]) == [False, True]
         assert Deal.objects.filter(series=series).count() == 1
@@ -80,12 +80,12 @@ def test_two_phones_entering_the_same_deal_at_once_record_it_once():
             record_call(series, 1, (70, 50), uuid.uuid4()),
             record_call(series, 1, (30, 90), uuid.uuid4()),
         )
-        recorded = [r for r in results if r.entry is services.Entry.NEW]
-        conflicts = [r for r in results if r.entry is services.Entry.STALE]
+        recorded = [r for r in results if r.entry is deals.Entry.NEW]
+        conflicts = [r for r in results if r.entry is deals.Entry.STALE]
         assert len(recorded) == 1 and len(conflicts) == 1, results
         assert recorded[0].created
-        deals = list(Deal.objects.filter(series=series))
-        assert [deal.pk for deal in deals] == [recorded[0].deal.pk]
+        stored = list(Deal.objects.filter(series=series))
+        assert [deal.pk for deal in stored] == [recorded[0].deal.pk]
         series.refresh_from_db()
         assert series.deal_count == 1
         assert series.totals == recorded[0].series.totals
@@ -101,8 +101,8 @@ def test_two_phones_racing_on_a_later_deal_keep_the_earlier_deals():
             record_call(series, 3, (50, 70), uuid.uuid4()),
         )
         assert Counter(r.entry for r in results) == {
-            services.Entry.NEW: 1,
-            services.Entry.STALE: 2,
+            deals.Entry.NEW: 1,
+            deals.Entry.STALE: 2,
         }
         numbers = list(Deal.objects.filter(series=series).values_list("number", flat=True))
         assert numbers == [1, 2, 3]
@@ -120,8 +120,8 @@ def test_phones_racing_past_a_rounds_deal_limit_never_record_a_deal_after_it():
             record_call(series, 3, (100, 20), uuid.uuid4()),
         )
         entries = Counter(r.entry for r in results)
-        assert entries[services.Entry.NEW] == 1, results
-        assert entries[services.Entry.LIMIT] + entries[services.Entry.STALE] == 2, results
+        assert entries[deals.Entry.NEW] == 1, results
+        assert entries[deals.Entry.LIMIT] + entries[deals.Entry.STALE] == 2, results
         assert numbers(series) == [1, 2]
         series.refresh_from_db()
         assert series.deal_count == 2
@@ -137,7 +137,7 @@ def test_two_taps_on_undo_at_once_remove_one_deal():
         series = record(record(start_series(), (70, 50)), (80, 40))
 
         undo = functools.partial(
-            services.deal_undo, series_id=series.pk, number=2, version=series.version
+            deals.deal_undo, series_id=series.pk, number=2, version=series.version
         )
         results = at_once(undo, undo)
         assert Counter(type(r).__name__ for r in results) == {"Series": 1, "DealConflict": 1}
@@ -152,17 +152,17 @@ def test_an_undo_and_a_new_deal_at_once_never_lose_the_new_deal():
         series = record(record(start_series(), (70, 50)), (80, 40))
         results = at_once(
             functools.partial(
-                services.deal_undo, series_id=series.pk, number=2, version=series.version
+                deals.deal_undo, series_id=series.pk, number=2, version=series.version
             ),
             record_call(series, 3, (100, 20), uuid.uuid4()),
         )
         undone, recorded = results
         if isinstance(undone, Series):  # the undo came first: B's deal 3 is no longer next
-            assert recorded.entry is services.Entry.STALE, results
+            assert recorded.entry is deals.Entry.STALE, results
             assert numbers(series) == [1]
         else:  # B's deal came first: A's undo, shown before it, removes nothing
-            assert isinstance(undone, services.DealConflict), results
-            assert isinstance(recorded, services.Recorded) and recorded.created, results
+            assert isinstance(undone, deals.DealConflict), results
+            assert isinstance(recorded, deals.Recorded) and recorded.created, results
             assert numbers(series) == [1, 2, 3]
         assert_stored_matches_replay(series)
         raced("undo and a new deal (service)")
@@ -173,13 +173,13 @@ def test_an_old_undo_sent_again_as_a_new_deal_is_recorded_never_removes_it():
     for _ in range(REPETITIONS // 3):
         series = record(record(start_series(), (70, 50)), (80, 40))
         undo = functools.partial(
-            services.deal_undo, series_id=series.pk, number=2, version=series.version
+            deals.deal_undo, series_id=series.pk, number=2, version=series.version
         )
         undo()
         series.refresh_from_db()
         again, recorded = at_once(undo, record_call(series, 2, (100, 20), uuid.uuid4()))
-        assert isinstance(again, services.DealConflict), again
-        assert isinstance(recorded, services.Recorded) and recorded.created, recorded
+        assert isinstance(again, deals.DealConflict), again
+        assert isinstance(recorded, deals.Recorded) and recorded.created, recorded
         assert Deal.objects.get(series=series, number=2).pk == recorded.deal.pk
         raced("old undo and a new deal (service)")
 
@@ -192,12 +192,12 @@ def test_a_deal_form_sent_again_as_its_deal_is_undone_is_not_recorded_again():
         resend()
         series.refresh_from_db()
         undo = functools.partial(
-            services.deal_undo, series_id=series.pk, number=2, version=series.version
+            deals.deal_undo, series_id=series.pk, number=2, version=series.version
         )
         undone, again = at_once(undo, resend)
         assert isinstance(undone, Series), undone
         # Before the undo, the retry finds its deal; after it, the key is spent.
-        assert again.entry in (services.Entry.SPENT, services.Entry.RETRY), again
+        assert again.entry in (deals.Entry.SPENT, deals.Entry.RETRY), again
         assert numbers(series) == [1]
         assert not Deal.objects.filter(entry_key=key).exists()
         assert DealEvent.objects.get(series=series, action="removed").entry_key == key
@@ -210,7 +210,7 @@ def test_two_edits_of_one_deal_from_the_same_page_keep_one_and_refuse_the_other(
 
         results = at_once(edit_call(series, (100, 20)), edit_call(series, (30, 90)))
         assert Counter(type(r).__name__ for r in results) == {"Edited": 1, "DealConflict": 1}
-        winner = (100, 20) if isinstance(results[0], services.Edited) else (30, 90)
+        winner = (100, 20) if isinstance(results[0], deals.Edited) else (30, 90)
         assert Deal.objects.get(series=series, number=1).points[:2] == winner
         assert DealEvent.objects.filter(series=series, action="edited").count() == 1
         assert_stored_matches_replay(series)
@@ -303,7 +303,7 @@ def test_a_double_tap_answered_between_the_views_checks_still_gets_the_recorded_
         result = execute(sql, params, many, context)
         if not state["done"] and _reads_the_deals(sql):
             state["done"] = True
-            services.deal_record(
+            deals.deal_record(
                 series_id=series.pk,
                 number=1,
                 points=(70, 50),
@@ -373,7 +373,7 @@ def test_a_form_sent_again_as_its_deal_is_undone_between_the_views_checks_is_not
         result = execute(sql, params, many, context)
         if not state["done"] and _reads_the_deals(sql):
             state["done"] = True
-            services.deal_undo(series_id=series.pk, number=1, version=series.version)
+            deals.deal_undo(series_id=series.pk, number=1, version=series.version)
         return result
 
     with connection.execute_wrapper(undo_lands):

@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from scoring.models import Deal, Series
-from scoring.table import services
+from scoring.table import deals, services
 from tests.helpers import (
     LONG,
     SIDE_0_LOSES,
@@ -60,25 +60,25 @@ def url(series: Series, tail: str = "") -> str:
 def test_a_retried_form_for_the_last_deal_gets_its_deal_back_at_the_limit(round_series):
     play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
     key = uuid.uuid4()
-    first = services.deal_record(
+    first = deals.deal_record(
         series_id=round_series.pk, number=3, points=(70, 50), tricks=None, entry_key=key
     )
-    again = services.deal_record(
+    again = deals.deal_record(
         series_id=round_series.pk, number=3, points=(70, 50), tricks=None, entry_key=key
     )
-    assert first.entry is services.Entry.NEW
-    assert again.entry is services.Entry.RETRY and again.deal.pk == first.deal.pk
+    assert first.entry is deals.Entry.NEW
+    assert again.entry is deals.Entry.RETRY and again.deal.pk == first.deal.pk
 
 
 def test_the_service_records_the_last_deal_of_the_round_and_refuses_the_next(round_series):
     play_deals(round_series, [SIDE_0_LOSES, SIDE_1_LOSES])
-    last = services.deal_record(series_id=round_series.pk, number=3, points=(70, 50), tricks=None)
-    assert last.entry is services.Entry.NEW
+    last = deals.deal_record(series_id=round_series.pk, number=3, points=(70, 50), tricks=None)
+    assert last.entry is deals.Entry.NEW
     before = db_snapshot()
-    refused = services.deal_record(
+    refused = deals.deal_record(
         series_id=round_series.pk, number=4, points=(70, 50), tricks=None, entry_key=uuid.uuid4()
     )
-    assert refused.entry is services.Entry.LIMIT and refused.deal is None
+    assert refused.entry is deals.Entry.LIMIT and refused.deal is None
     assert db_snapshot() == before
     round_series.refresh_from_db()
     assert round_series.deal_count == LIMIT and not round_series.finished
@@ -96,25 +96,25 @@ def test_at_the_limit_the_table_takes_no_undo_edit_or_put_back(round_series):
     at_limit(round_series)
     round_series.refresh_from_db()
     before = db_snapshot()
-    with pytest.raises(services.SeriesClosed):
-        services.deal_undo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
-    with pytest.raises(services.SeriesClosed):
-        services.deal_edit(
+    with pytest.raises(deals.SeriesClosed):
+        deals.deal_undo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
+    with pytest.raises(deals.SeriesClosed):
+        deals.deal_edit(
             series_id=round_series.pk,
             number=1,
             version=round_series.version,
             points=(100, 20),
             tricks=None,
         )
-    with pytest.raises(services.SeriesClosed):
-        services.deal_redo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
+    with pytest.raises(deals.SeriesClosed):
+        deals.deal_redo(series_id=round_series.pk, number=LIMIT, version=round_series.version)
     assert db_snapshot() == before
 
 
 def test_an_organisers_correction_changes_a_deal_at_the_limit_on_the_record(round_series):
     at_limit(round_series)
     round_series.refresh_from_db()
-    services.deal_edit(
+    deals.deal_edit(
         series_id=round_series.pk,
         number=1,
         version=round_series.version,
@@ -124,7 +124,7 @@ def test_an_organisers_correction_changes_a_deal_at_the_limit_on_the_record(roun
     )
     assert Deal.objects.get(series=round_series, number=1).points[0] == 100
     change = round_series.events.order_by("-pk").first()
-    assert change.action == "edited" and change.via == services.CORRECTION
+    assert change.action == "edited" and change.via == deals.CORRECTION
 
 
 def test_a_series_without_a_limit_goes_on(db):

@@ -11,7 +11,7 @@ from django.test import Client
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, Player, Series
-from scoring.table import services
+from scoring.table import deals
 from scoring.table.scoreboard import build
 from scoring.table.services import series_link_renew
 from scoring.templatetags.sharing import qr_svg
@@ -173,8 +173,8 @@ def test_a_redo_twice_puts_the_deal_back_once(quick_series):
 def test_the_service_refuses_a_redo_when_nothing_was_undone(quick_series):
     record(quick_series, (80, 40))
     quick_series.refresh_from_db()
-    with pytest.raises(services.NothingToRedo):
-        services.deal_redo(series_id=quick_series.pk, number=2, version=quick_series.version)
+    with pytest.raises(deals.NothingToRedo):
+        deals.deal_redo(series_id=quick_series.pk, number=2, version=quick_series.version)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from scoring import rules
 from scoring.models import Deal, Seat, Series
 from scoring.modes import SHAPES
-from scoring.table import services
+from scoring.table import deals
 from scoring.table.replays import engine_series
 from tests.helpers import start_series
 
@@ -44,9 +44,7 @@ def generate(seed: int = 7, count: int = 15) -> list[Series]:
             tricks = tuple(p > 0 or rng.random() < 0.3 for p in points)
             try:
                 deal = rules.Deal(points, tricks)
-                services.deal_record(
-                    series_id=series.pk, number=number, points=points, tricks=tricks
-                )
+                deals.deal_record(series_id=series.pk, number=number, points=points, tricks=tricks)
             except rules.InvalidDeal:
                 continue
             running.add(deal)
@@ -73,9 +71,7 @@ def finished_series() -> Series:
     for number in range(1, 100):
         if series.finished:
             return series
-        services.deal_record(
-            series_id=series.pk, number=number, points=(0, 120), tricks=(False, True)
-        )
+        deals.deal_record(series_id=series.pk, number=number, points=(0, 120), tricks=(False, True))
         series.refresh_from_db()
     raise AssertionError("the series never ended")
 

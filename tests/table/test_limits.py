@@ -8,7 +8,7 @@ from django.test import Client
 
 from scoring import rules, throttle
 from scoring.models import MAX_DEALS, Deal, Event, Player, Series
-from scoring.table import services
+from scoring.table import deals, services
 from scoring.table.replays import engine_series, row_values
 from tests.helpers import (
     client_with_link,
@@ -68,10 +68,10 @@ def test_a_real_game_ends_long_before_the_deal_limit(db):
 def test_the_service_records_the_last_deal_a_series_holds_and_refuses_the_next(quick_series):
     series = record(filled(quick_series, MAX_DEALS - 1), (60, 60), (True, True))
     assert series.deal_count == MAX_DEALS
-    outcome = services.deal_record(
+    outcome = deals.deal_record(
         series_id=series.pk, number=MAX_DEALS + 1, points=(70, 50), tricks=None
     )
-    assert outcome.entry is services.Entry.FULL
+    assert outcome.entry is deals.Entry.FULL
     series.refresh_from_db()
     assert series.deal_count == Deal.objects.filter(series=series).count() == MAX_DEALS
 
@@ -111,13 +111,13 @@ def test_a_deal_that_fills_the_series_from_another_phone_meanwhile_is_refused(
     """The view read 299 deals; by the time the service holds the lock, deal 300 is in."""
     client = client_with_link(filled(quick_series, MAX_DEALS - 1))
     form = client.get(quick_series.get_absolute_url())
-    original = services.deal_record
+    original = deals.deal_record
 
     def filled_meanwhile(**kwargs):
         original(series_id=quick_series.pk, number=MAX_DEALS, points=(60, 60), tricks=None)
         return original(**{**kwargs, "number": MAX_DEALS + 1})
 
-    monkeypatch.setattr(services, "deal_record", filled_meanwhile)
+    monkeypatch.setattr(deals, "deal_record", filled_meanwhile)
     data = deal_data(form, points_0="70", points_1="50")
     response = client.post(f"/series/{quick_series.pk}/deals/", data)
     assert response.status_code == 422

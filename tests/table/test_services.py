@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scoring import rules
 from scoring.models import Deal, DealEvent, League, Player, Series
-from scoring.table import services
+from scoring.table import deals, services
 from tests.helpers import THREE, assert_stored_matches_replay, db_snapshot, record, start_series
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def finish(series: Series) -> Series:
 def edit(series: Series, number: int, points, tricks=None) -> Series:
     """Edit a deal from a form shown now (at the series' current version)."""
     series.refresh_from_db()
-    return services.deal_edit(
+    return deals.deal_edit(
         series_id=series.pk, number=number, version=series.version, points=points, tricks=tricks
     )
 
@@ -38,7 +38,7 @@ def edit(series: Series, number: int, points, tricks=None) -> Series:
 def undo(series: Series, number: int) -> Series:
     """Undo from a scoreboard shown now."""
     series.refresh_from_db()
-    return services.deal_undo(series_id=series.pk, number=number, version=series.version)
+    return deals.deal_undo(series_id=series.pk, number=number, version=series.version)
 
 
 # Starting a series
@@ -117,7 +117,7 @@ def test_series_create_resolves_names_and_starts_the_game(league):
 
 def test_recording_a_deal_stores_it_with_an_event_and_fresh_totals(quick_series):
     key = uuid.uuid4()
-    recorded = services.deal_record(
+    recorded = deals.deal_record(
         series_id=quick_series.pk, number=1, points=(80, 40), tricks=None, entry_key=key
     )
     assert recorded.created
@@ -132,10 +132,10 @@ def test_recording_a_deal_stores_it_with_an_event_and_fresh_totals(quick_series)
 
 def test_recording_again_with_the_same_entry_key_records_nothing_new(quick_series):
     key = uuid.uuid4()
-    first = services.deal_record(
+    first = deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
-    again = services.deal_record(
+    again = deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
     assert not again.created
@@ -147,11 +147,11 @@ def test_recording_again_with_the_same_entry_key_records_nothing_new(quick_serie
 def test_an_entry_key_from_another_series_is_a_conflict(quick_series):
     other = start_series(names=("Dima", "Egor", "Fima", "Gosha"))
     key = uuid.uuid4()
-    services.deal_record(series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key)
-    outcome = services.deal_record(
+    deals.deal_record(series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key)
+    outcome = deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
-    assert outcome.entry is services.Entry.STALE and outcome.deal is None
+    assert outcome.entry is deals.Entry.STALE and outcome.deal is None
     assert quick_series.deals.count() == 0
 
 
@@ -159,10 +159,10 @@ def test_an_entry_key_from_another_series_is_a_conflict(quick_series):
 def test_a_form_for_another_deal_number_is_a_conflict(quick_series, number):
     record(quick_series, (90, 30))
     before = db_snapshot()
-    outcome = services.deal_record(
+    outcome = deals.deal_record(
         series_id=quick_series.pk, number=number, points=(70, 50), tricks=None
     )
-    assert outcome.entry is services.Entry.STALE
+    assert outcome.entry is deals.Entry.STALE
     assert db_snapshot() == before
 
 
@@ -178,10 +178,8 @@ def test_a_form_for_another_deal_number_is_a_conflict(quick_series, number):
 )
 def test_a_refused_deal_changes_nothing(quick_series, points, tricks, message):
     before = db_snapshot()
-    outcome = services.deal_record(
-        series_id=quick_series.pk, number=1, points=points, tricks=tricks
-    )
-    assert outcome.entry is services.Entry.REFUSED and outcome.deal is None
+    outcome = deals.deal_record(series_id=quick_series.pk, number=1, points=points, tricks=tricks)
+    assert outcome.entry is deals.Entry.REFUSED and outcome.deal is None
     assert message in outcome.error.render(str)
     assert db_snapshot() == before
 
@@ -189,8 +187,8 @@ def test_a_refused_deal_changes_nothing(quick_series, points, tricks, message):
 def test_no_deal_can_be_added_to_a_finished_series(quick_series):
     series = finish(quick_series)
     before = db_snapshot()
-    outcome = services.deal_record(series_id=series.pk, number=3, points=(90, 30), tricks=None)
-    assert outcome.entry is services.Entry.OVER and outcome.deal is None
+    outcome = deals.deal_record(series_id=series.pk, number=3, points=(90, 30), tricks=None)
+    assert outcome.entry is deals.Entry.OVER and outcome.deal is None
     assert db_snapshot() == before
 
 
@@ -276,7 +274,7 @@ def test_an_edit_without_a_change_writes_nothing(quick_series):
 
 
 def test_editing_a_deal_that_is_gone_is_a_conflict(quick_series):
-    with pytest.raises(services.DealConflict):
+    with pytest.raises(deals.DealConflict):
         edit(quick_series, 1, (90, 30))
 
 
@@ -297,10 +295,10 @@ def test_a_second_undo_of_the_same_deal_removes_nothing_more(quick_series):
     record(quick_series, (90, 30))
     record(quick_series, (30, 90))
     shown = quick_series.version
-    services.deal_undo(series_id=quick_series.pk, number=2, version=shown)
+    deals.deal_undo(series_id=quick_series.pk, number=2, version=shown)
     before = db_snapshot()
-    with pytest.raises(services.DealConflict):
-        services.deal_undo(series_id=quick_series.pk, number=2, version=shown)
+    with pytest.raises(deals.DealConflict):
+        deals.deal_undo(series_id=quick_series.pk, number=2, version=shown)
     assert quick_series.deals.count() == 1
     assert db_snapshot() == before
 
@@ -309,7 +307,7 @@ def test_a_second_undo_of_the_same_deal_removes_nothing_more(quick_series):
 def test_undo_of_a_deal_that_is_no_longer_the_last_is_a_conflict(quick_series, number):
     record(quick_series, (90, 30))
     record(quick_series, (30, 90))
-    with pytest.raises(services.DealConflict):
+    with pytest.raises(deals.DealConflict):
         undo(quick_series, number)
     assert quick_series.deals.count() == 2
 
@@ -330,11 +328,11 @@ def test_an_old_undo_never_removes_a_deal_recorded_since(quick_series):
     record(quick_series, (90, 30))
     record(quick_series, (30, 90))
     shown_on_a = quick_series.version
-    services.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
+    deals.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
     b_deal = record(quick_series, (70, 50)).deals.get(number=2)
     before = db_snapshot()
-    with pytest.raises(services.DealConflict):
-        services.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
+    with pytest.raises(deals.DealConflict):
+        deals.deal_undo(series_id=quick_series.pk, number=2, version=shown_on_a)
     assert db_snapshot() == before
     assert quick_series.deals.get(number=2).pk == b_deal.pk
 
@@ -344,8 +342,8 @@ def test_an_undo_shown_before_an_edit_elsewhere_removes_nothing(quick_series):
     shown = quick_series.version
     edit(quick_series, 1, (60, 60))
     before = db_snapshot()
-    with pytest.raises(services.DealConflict):
-        services.deal_undo(series_id=quick_series.pk, number=1, version=shown)
+    with pytest.raises(deals.DealConflict):
+        deals.deal_undo(series_id=quick_series.pk, number=1, version=shown)
     assert db_snapshot() == before
 
 
@@ -355,8 +353,8 @@ def test_an_edit_from_an_old_form_changes_nothing(quick_series):
     shown = quick_series.version
     edit(quick_series, 1, (100, 20))  # phone B's edit
     before = db_snapshot()
-    with pytest.raises(services.DealConflict):
-        services.deal_edit(
+    with pytest.raises(deals.DealConflict):
+        deals.deal_edit(
             series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
         )
     assert db_snapshot() == before
@@ -367,8 +365,8 @@ def test_an_old_edit_form_is_stale_even_after_a_new_deal_was_recorded(quick_seri
     record(quick_series, (90, 30))
     shown = quick_series.version
     record(quick_series, (80, 40))
-    with pytest.raises(services.DealConflict):
-        services.deal_edit(
+    with pytest.raises(deals.DealConflict):
+        deals.deal_edit(
             series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
         )
     assert quick_series.deals.get(number=1).points[:2] == (90, 30)
@@ -380,8 +378,8 @@ def test_an_old_edit_form_with_values_refused_now_is_stale_not_invalid(db):
     shown = series.version
     record(series, (0, 60, 60), (False, True, True))  # Ira is out: two sides from deal 3
     record(series, (70, 50))
-    with pytest.raises(services.DealConflict):
-        services.deal_edit(
+    with pytest.raises(deals.DealConflict):
+        deals.deal_edit(
             series_id=series.pk, number=3, version=shown, points=(40, 40, 40), tricks=None
         )
 
@@ -390,7 +388,7 @@ def test_an_edit_sent_twice_is_done_once_and_the_second_changes_nothing(quick_se
     record(quick_series, (90, 30))
     shown = quick_series.version
     for _tap in range(2):  # the second tap's form is stale, but asks for what is stored
-        services.deal_edit(
+        deals.deal_edit(
             series_id=quick_series.pk, number=1, version=shown, points=(40, 80), tricks=None
         )
     assert DealEvent.objects.filter(action="edited").count() == 1
@@ -400,30 +398,30 @@ def test_an_edit_sent_twice_is_done_once_and_the_second_changes_nothing(quick_se
 
 def test_an_undone_deal_keeps_its_key_spent(quick_series):
     key = uuid.uuid4()
-    services.deal_record(
+    deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
     undo(quick_series, 1)
     assert DealEvent.objects.get(action="removed").entry_key == key
     before = db_snapshot()
-    outcome = services.deal_record(
+    outcome = deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
-    assert outcome.entry is services.Entry.SPENT
+    assert outcome.entry is deals.Entry.SPENT
     assert db_snapshot() == before
 
 
 def test_a_spent_key_of_another_series_is_a_conflict(quick_series):
     key = uuid.uuid4()
-    services.deal_record(
+    deals.deal_record(
         series_id=quick_series.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
     undo(quick_series, 1)
     other = start_series()
-    outcome = services.deal_record(
+    outcome = deals.deal_record(
         series_id=other.pk, number=1, points=(90, 30), tricks=None, entry_key=key
     )
-    assert outcome.entry is services.Entry.STALE  # not SPENT: the key was spent elsewhere
+    assert outcome.entry is deals.Entry.STALE  # not SPENT: the key was spent elsewhere
     assert not other.deals.exists()
 
 
@@ -494,7 +492,7 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
             try:
                 if operation[0] == "record":
                     points, tricks = deal_for(series, operation[1])
-                    services.deal_record(
+                    deals.deal_record(
                         series_id=series.pk,
                         number=series.deal_count + 1,
                         points=points,
@@ -506,7 +504,7 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
                     sides = sum(value is not None for value in earlier.points)
                     first = operation[2]
                     points = (first, 120 - first) if sides == 2 else (first, 120 - first, 0)
-                    services.deal_edit(
+                    deals.deal_edit(
                         series_id=series.pk,
                         number=number,
                         version=series.version,
@@ -515,7 +513,7 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
                     )
                 elif operation[0] == "undo":
                     undo(series, series.deal_count)
-            except (rules.InvalidDeal, services.DealConflict):
+            except (rules.InvalidDeal, deals.DealConflict):
                 pass  # refused: nothing changed, which the next check also covers
             assert_stored_matches_replay(series)
         transaction.set_rollback(True)
