@@ -90,3 +90,19 @@ class EventForm(_PresentMixin, HouseRulesForm):
 
 class PresentForm(_PresentMixin):
     pass
+
+
+class SeatForm(forms.Form):
+    """ "Find your seat": a player of the evening picks their name."""
+
+    player = forms.TypedChoiceField(
+        label=_("Your name"),
+        coerce=int,
+        error_messages={"invalid_choice": _("Pick your name from the list.")},
+    )
+
+    def __init__(self, *args: Any, names: dict[int, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = sorted_by_name(list(names.items()), lambda item: item[1])

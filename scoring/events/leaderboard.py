@@ -1,8 +1,10 @@
 """A club night's leaderboard: per player, round by round, and the evening's awards.
 
 Read from the stored derived fields of the night's series and seats (never restating a rule)
-in a fixed number of queries, whatever else the league holds; the longest egg chain replays
-only the series in which eggs fell.
+in a fixed number of queries, whatever else the league holds or the size of the evening; the
+longest egg chain replays only the series in which eggs fell. A series counts as played once
+it has a deal; a table the round cut short is won by its standing defeat points, read from the
+series' totals (so that an organiser's correction after the round counts).
 """
 
 from __future__ import annotations
@@ -10,11 +12,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Sum
+from django.utils import timezone
 
 from scoring.collation import name_sort_key, sorted_by_name
-from scoring.models import Deal, Event, EventTable, Player, Seat
+from scoring.events.services import standing_winner
+from scoring.events.tables import TableState, state_of
+from scoring.models import Deal, Event, EventTable, Player, Seat, Series
 from scoring.table.replays import replay_rows
+
+#: An award is shown from this value on: one egg or one goat is any evening, two in a row or
+#: two goats are a story.
+AWARD_FROM = 2
 
 
 @dataclass
@@ -43,6 +52,24 @@ class TableResult:
     adjudicated: bool
     winner: int | None
     deal_count: int
+    state: TableState = TableState.WAITING
+    deal_limit: int | None = None
+
+    @property
+    def score(self) -> str:
+        """The sides' defeat points, "6 : 2"."""
+        return " : ".join(str(total) for _names, total in self.sides)
+
+    @property
+    def standing(self) -> int | None:
+        """The side that would win it on its standing defeat points now (None: level)."""
+        return standing_winner([total for _names, total in self.sides])
+
+    @property
+    def standing_names(self) -> str:
+        """The names of the side ``standing`` says, "Anna & Vera" (empty: level)."""
+        side = self.standing
+        return "" if side is None else " & ".join(self.sides[side][0])
 
 
 @dataclass
@@ -56,6 +83,11 @@ class RoundResult:
     @property
     def adjudicated(self) -> bool:
         return any(t.adjudicated for t in self.tables)
+
+    @property
+    def playing(self) -> list[TableResult]:
+        """Its tables that still play (a finish now would cut them short)."""
+        return [t for t in self.tables if t.state.playing]
 
 
 @dataclass
@@ -89,16 +121,30 @@ def _egg_chain(rows: list[Deal], table: EventTable) -> int:
     return longest
 
 
-def _award(values: dict[str, int]) -> Award | None:
+def _award(values: dict[str, int], *, among: int | None = None) -> Award | None:
+    """Who holds the best value, when it means something: at least ``AWARD_FROM``, and (for an
+    award of players, ``among`` of them) not shared by more than half of them."""
     best = max(values.values(), default=0)
-    if best <= 0:
+    if best < AWARD_FROM:
         return None
     best_names = [n for n, v in values.items() if v == best]
+    if among is not None and len(best_names) * 2 > among:
+        return None
     return Award(names=sorted_by_name(best_names, str), value=best)
 
 
+def version(event: Event) -> str:
+    """What changes whenever the board would: the event's version (rounds, re-seating) and its
+    series' (a deal anywhere, a correction after its round): one query."""
+    found = Series.objects.filter(event_table__round__event=event).aggregate(
+        count=Count("pk"), total=Sum("version")
+    )
+    return f"{event.version}.{found['count']}.{found['total'] or 0}"
+
+
 def build(event: Event) -> Board:
-    """The leaderboard of ``event``: at most five queries, however many events the league holds."""
+    """The leaderboard of ``event``: at most five queries, however many events the league holds
+    and however many players and rounds it has."""
     seats = Seat.objects.select_related("player").order_by("position")
     tables = list(
         EventTable.objects.filter(round__event=event)
@@ -110,26 +156,26 @@ def build(event: Event) -> Board:
     rounds: dict[int, RoundResult] = {}
     names: dict[int, str] = {}
     with_eggs: list[EventTable] = []
+    now = timezone.now()
     for table in tables:
         series = table.series
         totals = list(series.totals)
-        winner = table.adjudicated_winner if table.adjudicated else series.winner_side
+        round_over = table.round.finished_at is not None
+        cut_short = round_over and not series.finished
+        winner = standing_winner(totals) if cut_short else series.winner_side
         sides: dict[int, list[str]] = defaultdict(list)
         laid_eggs = False
         for seat in series.seats.all():
             names[seat.player_id] = seat.player.name
             sides[seat.side].append(seat.player.name)
             line = lines.setdefault(seat.player_id, Line(seat.player_id, seat.player.name))
-            line.played += 1
+            if series.deal_count:
+                line.played += 1
             own = totals[seat.side] if seat.side < len(totals) else 0
             line.points_against += own
             line.points_for += sum(totals) - own
             line.narrow_saves += seat.narrow_saves
-            if (
-                winner is not None
-                and seat.side == winner
-                and (series.finished or table.adjudicated)
-            ):
+            if winner is not None and seat.side == winner and (series.finished or cut_short):
                 line.won += 1
             if series.finished and seat.is_goat:
                 line.goats += 1
@@ -147,9 +193,11 @@ def build(event: Event) -> Board:
                 sides=[(sides[s], totals[s] if s < len(totals) else 0) for s in sorted(sides)],
                 series_id=series.pk,
                 finished=series.finished,
-                adjudicated=table.adjudicated,
-                winner=winner if (series.finished or table.adjudicated) else None,
+                adjudicated=cut_short,
+                winner=winner if (series.finished or cut_short) else None,
                 deal_count=series.deal_count,
+                state=state_of(series, round_over=round_over, now=now),
+                deal_limit=series.deal_limit,
             )
         )
     missing = {p for r in rounds.values() for p in r.out_ids if p not in names}
@@ -185,7 +233,7 @@ def build(event: Event) -> Board:
     return Board(
         lines=ordered,
         rounds=[rounds[n] for n in sorted(rounds)],
-        most_goats=_award({ln.name: ln.goats for ln in ordered}),
+        most_goats=_award({ln.name: ln.goats for ln in ordered}, among=len(ordered)),
         longest_eggs=_award(chains),
-        narrowest_saves=_award({ln.name: ln.narrow_saves for ln in ordered}),
+        narrowest_saves=_award({ln.name: ln.narrow_saves for ln in ordered}, among=len(ordered)),
     )
