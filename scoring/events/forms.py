@@ -98,7 +98,10 @@ class SeatForm(forms.Form):
     player = forms.TypedChoiceField(
         label=_("Your name"),
         coerce=int,
-        error_messages={"invalid_choice": _("Pick your name from the list.")},
+        error_messages={
+            "required": _("Pick your name from the list."),
+            "invalid_choice": _("Pick your name from the list."),
+        },
     )
 
     def __init__(self, *args: Any, names: dict[int, str], **kwargs: Any) -> None:

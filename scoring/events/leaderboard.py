@@ -205,6 +205,9 @@ def build(event: Event) -> Board:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
     for result in rounds.values():
         result.out = sorted_by_name([names.get(p, "") for p in result.out_ids], str)
+        for player_id in result.out_ids:  # on the board from the start, sitting out or not
+            if player_id in names:
+                lines.setdefault(player_id, Line(player_id, names[player_id]))
     chains: dict[str, int] = {}
     if with_eggs:
         rows: dict[int, list[Deal]] = defaultdict(list)

@@ -188,3 +188,22 @@ def test_a_table_link_lets_its_phone_score_nothing_else(league):
     other = game(event, 2)
     assert phone.get(f"/series/{other.series_id}/").status_code == 404
     assert phone.get(f"{event.get_absolute_url()}").status_code == 302  # to the login
+
+
+def test_a_tables_state_follows_its_series_and_its_round(league):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.events.tables import TableState, state_of
+
+    now = timezone.now()
+    event = make_event(league, 8, length="minutes", length_value=20)
+    series = game(event).series
+    assert state_of(series, round_over=False, now=now) is TableState.WAITING
+    series = record(series, (80, 40))
+    assert state_of(series, round_over=False, now=now) is TableState.PLAYING
+    later = series.closes_at + timedelta(seconds=1)
+    assert state_of(series, round_over=False, now=later) is TableState.LAST_DEAL
+    assert TableState.LAST_DEAL.playing and not TableState.CLOSED.playing
+    assert state_of(series, round_over=True, now=now) is TableState.SCORED
