@@ -286,10 +286,17 @@ def _screen(board: leaderboard.Board, present: bool) -> dict:
     return {"columns": columns, "fit": fit}
 
 
-def _board_page(request: HtmxHttpRequest, event: Event, context: dict) -> HttpResponse:
+def _news(request: HtmxHttpRequest, event: Event) -> str | None:
+    """The evening's version for the next poll, or None when this poll's page shows it
+    already (answered 204: the screen keeps what it shows)."""
     version = leaderboard.version(event)
-    if request.htmx and request.GET.get("version") == version:
-        return HttpResponse(status=204)  # nothing new: the screen keeps what it shows
+    return None if request.GET.get("version") == version and request.htmx else version
+
+
+def _board_page(request: HtmxHttpRequest, event: Event, context: dict) -> HttpResponse:
+    version = _news(request, event)
+    if version is None:
+        return HttpResponse(status=204)
     present = request.GET.get("present") == "1"
     board = leaderboard.build(event)
     query = urlencode({**({"present": "1"} if present else {}), "version": version})
@@ -332,23 +339,24 @@ def event_public(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def event_seat(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """ "Find your seat", from the evening's public link: a player picks their name once (a
-    POST: this phone's session remembers it; ``?pick=1`` picks again), then sees their table
-    and seat in this round and the next and their results so far, polled like the board."""
+    """Find your seat, from the evening's public link: a player picks their name once (a POST:
+    this phone's session remembers it; ``?pick=1`` picks again), then sees their table and
+    seat in this round and the next and their results so far, polled like the board."""
     event = _shared(token)
+    version = _news(request, event)
+    if version is None:
+        return HttpResponse(status=204)
     names = tables.names_of(event)
     form = SeatForm(request.POST if request.method == "POST" else None, names=names)
     if form.is_valid():
         remember_player(request, event, form.cleaned_data["player"])
         return redirect("event_seat", token)
+    picking = "pick" in request.GET or request.method == "POST"
     player = picked_player(request, event)
     context = {"event": event, "token": token, "form": form}
-    if request.method == "POST" or player not in names or "pick" in request.GET:
+    if picking or player not in names:
         status = UNPROCESSABLE if request.method == "POST" else 200
         return render(request, "scoring/events/seat.html", context, status=status)
-    version = leaderboard.version(event)
-    if request.htmx and request.GET.get("version") == version:
-        return HttpResponse(status=204)
     context |= _player_evening(event, player, names)
     context |= {"poll": f"{request.path}?{urlencode({'version': version})}", "every": BOARD_EVERY}
     template = "scoring/events/seat.html"
