@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from scoring.events.services import standing_winner
 from scoring.models import Event, EventRound, EventTable, EventTableLink, Player, Series
@@ -163,7 +164,20 @@ class TableState(enum.StrEnum):
         return self in (TableState.WAITING, TableState.PLAYING, TableState.LAST_DEAL)
 
 
-def state_of(series: Series, *, round_over: bool, now: datetime) -> TableState:
+class _Stands(Protocol):
+    """What a table's state is read from: its series' stored fields (or a row of them)."""
+
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def deal_count(self) -> int: ...
+    @property
+    def closes_at(self) -> datetime | None: ...
+    @property
+    def closed_at(self) -> datetime | None: ...
+
+
+def state_of(series: _Stands, *, round_over: bool, now: datetime) -> TableState:
     """The state of a round's table from its series' stored fields."""
     if series.finished:
         return TableState.OVER
