@@ -277,10 +277,7 @@ def make_event(
     from scoring.events import services as event_services
 
     names = names or [f"Player {n:02}" for n in range(1, count + 1)]
-    players = [
-        Player.objects.get_or_create(name=name, league=league)[0]
-        for name in names[:count]
-    ]
+    players = [Player.objects.get_or_create(name=name, league=league)[0] for name in names[:count]]
     settings = {
         "name": "Friday night",
         "rounds": rounds,

@@ -108,4 +108,5 @@ class SeatForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["player"]
         assert isinstance(field, forms.TypedChoiceField)
-        field.choices = sorted_by_name(list(names.items()), lambda item: item[1])
+        choices: list[tuple[int, str]] = sorted_by_name(names.items(), lambda item: item[1])
+        field.choices = choices

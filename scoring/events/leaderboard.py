@@ -233,8 +233,8 @@ def _seats(event: Event) -> dict[int, list[_Seat]]:
             "deals_eggs",
         )
     )
-    for series_id, *seat in rows:
-        found[series_id].append(_Seat(*seat))
+    for series_id, player_id, name, side, saves, goat, eggs in rows:
+        found[series_id].append(_Seat(player_id, name, side, saves, goat, eggs))
     return found
 
 
@@ -311,9 +311,9 @@ def build(event: Event) -> Board:
         deals = Deal.objects.filter(series__in=ids).only("series_id", *DEAL_FIELDS)
         for deal in deals.order_by("series_id", "number"):
             rows[deal.series_id].append(deal)
-        for series in Series.objects.filter(pk__in=ids).only("mode", "rules"):
-            chain = _egg_chain(rows[series.pk], series)
-            label = " · ".join(seat.name for seat in seats[series.pk])
+        for replayed in Series.objects.filter(pk__in=ids).only("mode", "rules"):
+            chain = _egg_chain(rows[replayed.pk], replayed)
+            label = " · ".join(seat.name for seat in seats[replayed.pk])
             chains[label] = max(chains.get(label, 0), chain)
     fewer = event.tie_break == Event.TieBreak.AGAINST
     for line in lines.values():
