@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from scoring import rules
 from scoring.access import league_for, picked_player, remember_player
@@ -355,6 +356,8 @@ def event_seat(request: HtmxHttpRequest, token: str) -> HttpResponse:
     player = picked_player(request, event)
     context = {"event": event, "token": token, "form": form}
     if picking or player not in names:
+        if request.htmx:  # a poll whose player is gone (merged away): the whole page again
+            return HttpResponseClientRefresh()
         status = UNPROCESSABLE if request.method == "POST" else 200
         return render(request, "scoring/events/seat.html", context, status=status)
     context |= _player_evening(event, player, names)

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from scoring.access import SESSION_SEATS
 from scoring.events import services as event_services
 from scoring.events.tables import company_in
 from scoring.models import Player
@@ -108,7 +109,7 @@ def test_a_name_not_of_the_evening_is_refused_in_the_page_and_nothing_is_kept(le
     response = phone.post(seat_url(event), {"player": value})
     assert response.status_code == 422
     assert "Pick your name from the list." in text(response)
-    assert "event_players" not in phone.session
+    assert SESSION_SEATS not in phone.session
     assert league_snapshot(league) == before
 
 
@@ -153,3 +154,16 @@ def test_a_renewed_public_link_shuts_the_old_seat_page(league):
     assert phone.get(old).status_code == 404
     assert phone.post(old, {"player": event.present[0]}).status_code == 404
     assert phone.get(seat_url(event)).status_code == 200
+
+
+def test_a_poll_whose_player_is_no_longer_of_the_evening_reloads_the_page(league):
+    event = make_event(league, 8)
+    player = Player.objects.get(pk=event.present[0])
+    phone = picked(event, player)
+    page = html(phone.get(seat_url(event)))
+    poll = re.search(r'hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    session = phone.session
+    session[SESSION_SEATS] = {str(event.pk): 999_999}  # as after a merge took the id away
+    session.save()
+    answer = phone.get(poll.replace("version=", "version=old"), headers=HTMX)
+    assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
