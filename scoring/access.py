@@ -20,11 +20,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
-from scoring.models import EventTable, EventTableLink, League, Membership, Role, Series
+from scoring.models import Event, EventTable, EventTableLink, League, Membership, Role, Series
 
 SESSION_LINKS = "series_links"
 SESSION_CREATED = "series_created"  # ids of the quick games this browser started
 SESSION_TABLES = "table_links"  # club-night table links this browser opened: token → [event, n]
+SESSION_SEATS = "event_players"  # "Find your seat": event id → the player picked on this phone
 MAX_REMEMBERED = 200
 
 SCORE = "score"
@@ -116,6 +117,20 @@ def remember_table(request: HttpRequest, link: EventTableLink) -> None:
     while len(tables) > MAX_REMEMBERED:
         tables.pop(next(iter(tables)))
     request.session[SESSION_TABLES] = tables
+
+
+def picked_player(request: HttpRequest, event: Event) -> int | None:
+    """The player this phone said it is at ``event`` ("Find your seat"), if any: a name picked,
+    no access to anything (the evening's public link opens the same page to anyone)."""
+    picked = request.session.get(SESSION_SEATS, {}).get(str(event.pk))
+    return picked if isinstance(picked, int) else None
+
+
+def remember_player(request: HttpRequest, event: Event, player_id: int) -> None:
+    picked = {**request.session.get(SESSION_SEATS, {}), str(event.pk): player_id}
+    while len(picked) > MAX_REMEMBERED:
+        picked.pop(next(iter(picked)))
+    request.session[SESSION_SEATS] = picked
 
 
 def _table_phone(request: HttpRequest, series: Series) -> bool:

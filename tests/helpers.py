@@ -284,14 +284,20 @@ def league_snapshot(league: League) -> tuple:
     )
 
 
-def make_event(league: League, count: int = 8, *, rounds: int = 3, **options) -> Event:
-    """A club night in ``league`` for ``count`` new players, its first round started."""
+def make_event(
+    league: League,
+    count: int = 8,
+    *,
+    rounds: int = 3,
+    names: Sequence[str] | None = None,
+    **options,
+) -> Event:
+    """A club night in ``league`` for ``count`` new players ("Player 01"…, or ``names``), its
+    first round started."""
     from scoring.events import services as event_services
 
-    players = [
-        Player.objects.get_or_create(name=f"Player {n:02}", league=league)[0]
-        for n in range(1, count + 1)
-    ]
+    names = names or [f"Player {n:02}" for n in range(1, count + 1)]
+    players = [Player.objects.get_or_create(name=name, league=league)[0] for name in names[:count]]
     settings = {
         "name": "Friday night",
         "rounds": rounds,

@@ -91,3 +91,23 @@ class EventForm(_PresentMixin, HouseRulesForm):
 
 class PresentForm(_PresentMixin):
     pass
+
+
+class SeatForm(forms.Form):
+    """ "Find your seat": a player of the evening picks their name."""
+
+    player = forms.TypedChoiceField(
+        label=_("Your name"),
+        coerce=int,
+        error_messages={
+            "required": _("Pick your name from the list."),
+            "invalid_choice": _("Pick your name from the list."),
+        },
+    )
+
+    def __init__(self, *args: Any, names: dict[int, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["player"]
+        assert isinstance(field, forms.TypedChoiceField)
+        choices: list[tuple[int, str]] = sorted_by_name(names.items(), lambda item: item[1])
+        field.choices = choices

@@ -191,14 +191,33 @@ def standing_winner(totals: Sequence[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+class TablesPlaying(Exception):
+    """Finishing was asked first and tables still play: nothing was changed."""
+
+    def __init__(self, numbers: list[int]) -> None:
+        super().__init__(f"tables still playing: {numbers}")
+        self.numbers = numbers
+
+
 @transaction.atomic
-def round_finish(*, event: Event) -> EventRound:
+def round_finish(*, event: Event, ask_first: bool = False) -> EventRound:
     """End the round in play: its tables close (a deal being recorded at one is in the round's
-    result, or refused), and a series not over is scored by its standing defeat points."""
+    result, or refused), and a series not over is scored by its standing defeat points.
+
+    ``ask_first``: refuse with ``TablesPlaying`` (changing nothing) while a table is neither
+    over nor closed at its limit, read under the tables' locks; the organiser confirms, then
+    finishes without asking."""
     event = _locked(event)
     last = current_round(event)
     if last is None or last.finished_at is not None:
         raise EventError(_("No round is in play."))
+    if ask_first:
+        playing = Series.objects.select_for_update(of=("self",)).filter(
+            event_table__round=last, finished=False, closed_at__isnull=True
+        )
+        numbers = sorted(playing.values_list("event_table__number", flat=True))
+        if numbers:
+            raise TablesPlaying(numbers)
     for table in EventTable.objects.filter(round=last).order_by("number"):
         series = table_services.series_close(series_id=table.series_id)
         if not series.finished:

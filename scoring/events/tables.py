@@ -8,11 +8,15 @@ partners sit opposite (``events.seating``).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 from scoring.events.services import standing_winner
 from scoring.models import Event, EventRound, EventTable, EventTableLink, Player, Series
 from scoring.modes import SHAPES, Mode
+from scoring.rules.table import SEAT_SIDES
 
 #: A table's version for its phone's poll: the evening's (a round started or finished) before
 #: its game's (a deal): one number that only grows, whatever the round's game.
@@ -47,7 +51,7 @@ class Evening:
     @property
     def next_round(self) -> int | None:
         number = self.round.number + 1
-        return number if number <= min(self.event.rounds, len(self.event.plan)) else None
+        return number if number <= rounds_of(self.event) else None
 
     @property
     def version(self) -> int:
@@ -76,6 +80,118 @@ def place_in(event: Event, round_number: int, player_id: int) -> Place:
     return Place(round_number)
 
 
+@dataclass(frozen=True)
+class Company:
+    """Where a player sits in a round and with whom: partners (same side: opposite at a table
+    of four) and opponents, as player ids in seat order."""
+
+    place: Place
+    partners: list[int]
+    opponents: list[int]
+
+
+def company_in(event: Event, round_number: int, player_id: int) -> Company:
+    """``place_in`` with the player's partners and opponents at that table."""
+    place = place_in(event, round_number, player_id)
+    if place.table is None or place.seat is None:
+        return Company(place, [], [])
+    seats = event.plan[round_number - 1]["tables"][place.table - 1]
+    sides = SEAT_SIDES[len(seats)]
+    mine = sides[place.seat]
+    others = [(sides[at], p) for at, p in enumerate(seats) if at != place.seat]
+    return Company(
+        place,
+        partners=[p for side, p in others if side == mine],
+        opponents=[p for side, p in others if side != mine],
+    )
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A player's round in words: the table and seat, partners and opponents by name."""
+
+    round: int
+    table: int | None  # None: sits out
+    seat: str
+    partners: list[str]
+    opponents: list[str]
+
+
+def seatings(event: Event, player_id: int, names: dict[int, str], *, first: int) -> list[Seating]:
+    """Where ``player_id`` sits in round ``first`` and the one after, as far as the evening
+    goes (``names``: ``names_of``)."""
+    found = []
+    for number in range(max(first, 1), min(first + 1, rounds_of(event)) + 1):
+        company = company_in(event, number, player_id)
+        found.append(
+            Seating(
+                round=number,
+                table=company.place.table,
+                seat=company.place.seat_name,
+                partners=[names.get(p, "?") for p in company.partners],
+                opponents=[names.get(p, "?") for p in company.opponents],
+            )
+        )
+    return found
+
+
+def table_plan(event: Event, number: int) -> list[list[int] | None]:
+    """Who sits at table ``number`` in each round of the plan, seat by seat from North (None:
+    no game at it that round)."""
+    rounds = event.plan[: event.rounds]
+    return [
+        list(planned["tables"][number - 1]) if number <= len(planned["tables"]) else None
+        for planned in rounds
+    ]
+
+
+def rounds_of(event: Event) -> int:
+    """How many rounds the evening plays: its rounds, as far as the plan seats them."""
+    return min(event.rounds, len(event.plan))
+
+
+class TableState(enum.StrEnum):
+    """How a table of a round stands, as the organiser's screen and the big screen say it."""
+
+    WAITING = "waiting"  # no deal yet
+    PLAYING = "playing"
+    LAST_DEAL = "last deal"  # the round's time is up: the deal in play is the table's last
+    CLOSED = "closed"  # at its limit (its deals, or its time and last deal): waits for the round
+    OVER = "over"  # a side is the goat
+    SCORED = "scored"  # the round finished first: won on the standing defeat points
+
+    @property
+    def playing(self) -> bool:
+        """Whether finishing the round now cuts the table short."""
+        return self in (TableState.WAITING, TableState.PLAYING, TableState.LAST_DEAL)
+
+
+class _Stands(Protocol):
+    """What a table's state is read from: its series' stored fields (or a row of them)."""
+
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def deal_count(self) -> int: ...
+    @property
+    def closes_at(self) -> datetime | None: ...
+    @property
+    def closed_at(self) -> datetime | None: ...
+
+
+def state_of(series: _Stands, *, round_over: bool, now: datetime) -> TableState:
+    """The state of a round's table from its series' stored fields."""
+    if series.finished:
+        return TableState.OVER
+    if round_over:
+        return TableState.SCORED
+    if series.closed_at is not None:
+        return TableState.CLOSED
+    if series.closes_at is not None and now >= series.closes_at:
+        return TableState.LAST_DEAL
+    return TableState.PLAYING if series.deal_count else TableState.WAITING
+
+
 def evening_of(series: Series, held: dict[str, tuple[int, int]]) -> Evening | None:
     """The club night a series is a table of (one query; none for a quick game), with the
     table's link when this phone holds it (``held``: ``access.held_tables``)."""
@@ -96,7 +212,7 @@ def evening_of(series: Series, held: dict[str, tuple[int, int]]) -> Evening | No
 def _next_places(event: Event, table: EventTable) -> list[tuple[str, Place]]:
     """Where each player of this table sits in the next round, in seat order."""
     following = table.round.number + 1
-    if following > min(event.rounds, len(event.plan)):
+    if following > rounds_of(event):
         return []
     seats = table.series.seats.all()  # prefetched with the board
     ordered = sorted(seats, key=lambda seat: seat.position)

@@ -1,4 +1,5 @@
-"""URLs: club nights in a league, their rounds, table cards and leaderboards."""
+"""URLs: club nights in a league, their rounds, table cards and leaderboards, the tables' links
+for the evening and the players' "Find your seat"."""
 
 from django.urls import path
 
@@ -18,4 +19,5 @@ urlpatterns = [
     path(EVENT + "share/", events.event_share, name="event_share"),
     path(EVENT + "share/revoke/", events.event_share_revoke, name="event_share_revoke"),
     path("public/events/<str:token>/", events.event_public, name="event_public"),
+    path("public/events/<str:token>/seat/", events.event_seat, name="event_seat"),
 ]

@@ -38,10 +38,12 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Locator
 
+from scoring import rules
 from scoring.access import SESSION_CREATED
+from scoring.events import services as event_services
 from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
-from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
+from scoring.models import Event, League, LeagueEvent, Membership, Player, Role, Series
 from tests.browser.browsing import PHONE, Tab
 from tests.browser.data import finished
 from tests.helpers import PASSWORD, make_user, record, start_series
@@ -104,6 +106,24 @@ class World:
     @cached_property
     def archived(self) -> League:
         return league_services.league_archive(league=self.league, user=user("olga"))
+
+    @cached_property
+    def event(self) -> Event:
+        """A club night of the league, four players, its first round in play."""
+        return event_services.event_create(
+            league=self.league,
+            name="Thursday night",
+            players=[],
+            names=["Anna", "Boris", "Vera", "Gleb"],
+            rounds=2,
+            length="goat",
+            length_value=None,
+            ruleset=rules.PRESETS["classic"],
+            three_player_tables=False,
+            tie_break="difference",
+            seed=1,
+            user=user("olga"),
+        )
 
     @cached_property
     def quick(self) -> Series:
@@ -336,6 +356,24 @@ PAGES = [
         anonymous=(),
         newcomer=(),
         viewer=(),
+    ),
+    # Club nights: the organiser's screen (finishing asks first), the question itself, and
+    # the players' "Find your seat" by the evening's public link (a button per name).
+    page(
+        "club night",
+        lambda w: w.event.get_absolute_url(),
+        owner={"event_round_finish", "event_share_revoke"},
+        viewer=(),
+    ),
+    page(
+        "finishing a round",
+        lambda w: reverse("event_round_finish", args=[w.league.pk, w.event.pk]),
+        scorer={"event_round_finish"},
+    ),
+    page(
+        "find your seat",
+        lambda w: reverse("event_seat", args=[w.event.share_token]),
+        anonymous={"event_seat"},
     ),
     # Accounts.
     page("account", lambda w: "/accounts/", newcomer=()),
@@ -630,6 +668,9 @@ EVERY_KIND = {
     "league_archive",
     "league_unarchive",
     "league_delete",
+    "event_round_finish",
+    "event_share_revoke",
+    "event_seat",
     *LEAGUE_OWNER_FORMS,
     "signup",
     "login",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scoring.events import leaderboard, services
 from scoring.models import Event, EventTable
-from tests.helpers import make_event, play_out, record
+from tests.helpers import make_event, play_deals, play_out, record
 
 
 def _tables(event):
@@ -33,7 +33,7 @@ def test_winners_goats_and_defeat_points_per_player(league):
         assert lines[name].points_against == goat_total
     assert [line.name for line in board.lines[:2]] == sorted(winners)
     assert board.lines[0].place == board.lines[1].place == 1
-    assert board.most_goats is not None and board.most_goats.names == sorted(losers)
+    assert board.most_goats is None  # one goat each is no story (an award needs two)
     assert board.longest_eggs is not None and board.longest_eggs.value == 2
     assert not any(t.finished for t in board.rounds[0].tables if t.number == second.number)
 
@@ -98,3 +98,102 @@ def test_equal_players_awards_and_the_players_to_seat_come_in_the_readers_collat
     assert [line.name for line in board.lines] == GERMAN_ORDER  # nobody has played: all equal
     assert award is not None and award.names == ["Ärne", "Ülla", "Zora"]
     assert offered == GERMAN_ORDER
+
+
+def test_a_series_counts_as_played_only_once_it_has_a_deal(league):
+    event = make_event(league, 8)
+    first, second = _tables(event)
+    record(first.series, [30, 90])
+    services.round_finish(event=event)
+    lines = {line.name: line for line in leaderboard.build(event).lines}
+    for name in [n for side in _sides(first) for n in side]:
+        assert lines[name].played == 1
+    for name in [n for side in _sides(second) for n in side]:
+        assert (lines[name].played, lines[name].won) == (0, 0)  # cut short before any deal
+
+
+def test_an_award_shows_only_when_it_means_something(league):
+    event = make_event(league, 8)
+    first, second = _tables(event)
+    record(first.series, [60, 60], [True, True])  # one egg: any evening has one
+    play_out(second.series, loser=0)  # one goat each for two players: no story yet
+    board = leaderboard.build(event)
+    assert board.longest_eggs is None
+    assert board.most_goats is None
+    record(first.series, [60, 60], [True, True])  # two in a row: a chain
+    board = leaderboard.build(event)
+    assert board.longest_eggs is not None and board.longest_eggs.value == 2
+
+
+def test_two_goats_are_an_award_but_not_when_half_the_room_shares_it():
+    assert leaderboard._award({"Anna": 2, "Vera": 2, "Boris": 1, "Gleb": 0}, among=8) == (
+        leaderboard.Award(names=["Anna", "Vera"], value=2)
+    )
+    shared = {name: 2 for name in ("Anna", "Vera", "Boris", "Gleb", "Olga")}
+    assert leaderboard._award(shared, among=8) is None
+    assert leaderboard._award({"Anna": 1}, among=8) is None
+
+
+def test_a_correction_after_the_round_changes_who_won_a_table_cut_short(league, owner):
+    from scoring.table import services as table_services
+
+    event = make_event(league, 8)
+    first, _second = _tables(event)
+    series = record(first.series, [30, 90])  # side 0 takes the defeat points
+    services.round_finish(event=event)
+    losers, leaders = _sides(first)
+    lines = {line.name: line for line in leaderboard.build(event).lines}
+    assert all(lines[name].won == 1 for name in leaders)
+    series.refresh_from_db()
+    table_services.deal_edit(
+        series_id=series.pk,
+        number=1,
+        version=series.version,
+        points=(90, 30),
+        tricks=None,
+        user=owner,
+        correction=True,
+    )
+    lines = {line.name: line for line in leaderboard.build(event).lines}
+    assert all(lines[name].won == 1 for name in losers)
+    assert all(lines[name].won == 0 for name in leaders)
+
+
+def test_the_boards_version_moves_with_a_deal_a_round_and_a_correction_only(league, owner):
+    from scoring.table import services as table_services
+
+    event = make_event(league, 8)
+    first, _second = _tables(event)
+    before = leaderboard.version(event)
+    assert leaderboard.version(event) == before  # a read changes nothing
+    series = record(first.series, [30, 90])
+    after_deal = leaderboard.version(event)
+    assert after_deal != before
+    services.round_finish(event=event)
+    after_finish = leaderboard.version(Event.objects.get(pk=event.pk))
+    assert after_finish != after_deal
+    series.refresh_from_db()
+    table_services.deal_edit(
+        series_id=series.pk,
+        number=1,
+        version=series.version,
+        points=(90, 30),
+        tricks=None,
+        user=owner,
+        correction=True,
+    )
+    assert leaderboard.version(Event.objects.get(pk=event.pk)) != after_finish
+
+
+def test_each_table_of_the_round_says_how_it_stands(league):
+    from scoring.events.tables import TableState
+
+    event = make_event(league, 12, length="deals", length_value=2)
+    first, second, _third = _tables(event)
+    play_deals(first.series, [(30, 90), (30, 90)])
+    record(second.series, [30, 90])
+    states = {t.number: t.state for t in leaderboard.build(event).rounds[0].tables}
+    assert states == {1: TableState.CLOSED, 2: TableState.PLAYING, 3: TableState.WAITING}
+    services.round_finish(event=event)
+    states = {t.number: t.state for t in leaderboard.build(event).rounds[0].tables}
+    assert set(states.values()) == {TableState.SCORED}

@@ -124,3 +124,27 @@ def test_finishing_a_round_of_deals_scores_a_table_at_its_limit_by_standing_poin
     second.refresh_from_db()
     assert first.adjudicated and first.adjudicated_winner == 1
     assert second.adjudicated and second.adjudicated_winner is None  # no deal: level
+
+
+def test_finishing_asked_first_names_the_tables_still_playing_and_changes_nothing(league):
+    from tests.helpers import league_snapshot
+
+    event = make_event(league, 12, length="deals", length_value=2)
+    first, second, third = EventTable.objects.filter(round__event=event).order_by("number")
+    play_deals(first.series, [(30, 90), (30, 90)])  # closed at its limit
+    record(second.series, [30, 90])  # still playing
+    before = league_snapshot(league)
+    with pytest.raises(services.TablesPlaying) as asked:
+        services.round_finish(event=event, ask_first=True)
+    assert asked.value.numbers == [second.number, third.number]
+    assert league_snapshot(league) == before
+    assert Series.objects.filter(closed_at__isnull=False).count() == 1
+
+
+def test_a_round_whose_tables_are_all_over_or_closed_finishes_without_asking(league):
+    event = make_event(league, 8, length="deals", length_value=1)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    record(first.series, [30, 90])
+    record(second.series, [90, 30])
+    finished = services.round_finish(event=event, ask_first=True)
+    assert finished.finished_at is not None

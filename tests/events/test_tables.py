@@ -199,3 +199,22 @@ def test_a_table_phones_poll_with_nothing_new_costs_one_query(league, django_ass
     version = version_of(html(phone.get(link.get_absolute_url())))
     with django_assert_num_queries(1):
         assert live(phone, link, version).status_code == 204
+
+
+def test_a_tables_state_follows_its_series_and_its_round(league):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from scoring.events.tables import TableState, state_of
+
+    now = timezone.now()
+    event = make_event(league, 8, length="minutes", length_value=20)
+    series = game(event).series
+    assert state_of(series, round_over=False, now=now) is TableState.WAITING
+    series = record(series, (80, 40))
+    assert state_of(series, round_over=False, now=now) is TableState.PLAYING
+    later = series.closes_at + timedelta(seconds=1)
+    assert state_of(series, round_over=False, now=later) is TableState.LAST_DEAL
+    assert TableState.LAST_DEAL.playing and not TableState.CLOSED.playing
+    assert state_of(series, round_over=True, now=now) is TableState.SCORED

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+from scoring.events import leaderboard
+from scoring.events import services as event_services
 from scoring.models import Event, EventTable, Player
 from tests.helpers import (
     html,
     league_snapshot,
     logged_in,
     make_event,
+    play_deals,
     play_out,
     query_count,
     record,
@@ -81,12 +84,41 @@ def test_a_timed_round_wants_its_minutes(league, owner):
     assert not Event.objects.exists()
 
 
-def test_the_table_cards_show_each_tables_seats_and_code(league, owner):
-    event = make_event(league, 8)
+def test_the_table_cards_are_one_per_table_for_the_whole_evening(league, owner):
+    """A card per table with its link's code and who sits where in every round of the plan
+    ("no game" where the plan has fewer tables), and the players' "Find your seat" code."""
+    event = make_event(league, 12, rounds=3)
+    leavers = event.plan[1]["tables"][0]  # four players leave after round 1
+    event_services.players_change(
+        event=event,
+        players=list(Player.objects.filter(pk__in=event.present).exclude(pk__in=leavers)),
+    )
+    event.refresh_from_db()
+    response = logged_in(owner).get(f"{event.get_absolute_url()}cards/")
+    page = html(response)
+    names = dict(Player.objects.values_list("pk", "name"))
+    cards = page.split('<article class="card"')[1:]
+    assert len(cards) == 3 == event.table_links.count()
+    for number, card in enumerate(cards, start=1):
+        assert f"QR code of the link of table {number}" in card
+        assert f">Table {number}</h2>" in card
+        rows = card.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]
+        assert len(rows) == 3  # every round of the plan
+        for planned, row in zip(event.plan, rows, strict=True):
+            if number > len(planned["tables"]):
+                assert "No game at this table" in row
+            else:
+                cells = re.findall(r"<td>([^<]*)</td>", row)
+                assert cells == [names[p] for p in planned["tables"][number - 1]]
+        assert "Players: find your seat" in card
+    assert "No game at this table" in cards[2]
+
+
+def test_the_cards_leave_out_the_players_code_when_the_public_link_is_off(league, owner):
+    event = event_services.share_revoke(event=make_event(league, 8))
     page = html(logged_in(owner).get(f"{event.get_absolute_url()}cards/"))
-    assert page.count('class="card"') == 2
     assert page.count('class="qr-code"') == 2
-    assert "Player 0" in page
+    assert "find your seat" not in page
 
 
 def test_finishing_a_timed_round_says_so_on_the_leaderboard(league, owner):
@@ -95,7 +127,8 @@ def test_finishing_a_timed_round_says_so_on_the_leaderboard(league, owner):
     record(first.series, [30, 90])
     client = logged_in(owner)
     assert "Each table plays 4 deals" in html(client.get(event.get_absolute_url()))
-    assert client.post(f"{event.get_absolute_url()}rounds/finish/").status_code == 302
+    finish = f"{event.get_absolute_url()}rounds/finish/"
+    assert client.post(finish, {"confirmed": "1"}).status_code == 302
     board = html(client.get(f"{event.get_absolute_url()}board/"))
     assert "unfinished series scored by standing defeat points" in board
     assert client.post(f"{event.get_absolute_url()}rounds/next/").status_code == 302
@@ -131,7 +164,9 @@ def test_the_leaderboard_counts_series_won_and_goats(league, owner):
     page = html(response)
     assert 'id="board"' in page and "<html" not in page
     assert 'hx-trigger="every 5s"' in page
-    assert "The most goats" in page
+    winners = [line for line in leaderboard.build(event).lines if line.won]
+    assert len(winners) == 2
+    assert all(f'<th scope="row" class="name">{line.name}</th>' in page for line in winners)
 
 
 def test_the_public_board_needs_its_link_only(league, owner, client):
@@ -185,7 +220,7 @@ def test_the_organisers_screen_counts_each_tables_deals_of_the_round(league, own
     record(first.series, [30, 90])
     record(second.series, [30, 90])
     page = html(logged_in(owner).get(event.get_absolute_url()))
-    assert "All its deals played" in page
+    assert "Closed at its limit" in page
     assert "Deals played: 1 of 2" in page
 
 
@@ -206,3 +241,155 @@ def test_ids_no_database_holds_are_a_form_error_on_both_players_forms(league, ow
         assert response.status_code == 422
         assert "Pick only from the list." in html(response)
     assert league_snapshot(league) == before
+
+
+# Finishing a round asks first while tables still play ------------------------------------------
+
+
+def test_finishing_while_tables_play_asks_first_naming_each_table_and_its_scoring(league, owner):
+    event = make_event(league, 8)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    series = record(first.series, [30, 90])  # side 0 takes the defeat points: side 1 leads
+    leaders = " & ".join(
+        seat.player.name for seat in series.seats.order_by("position") if seat.side == 1
+    )
+    score = " : ".join(map(str, series.totals))
+    client = logged_in(owner)
+    before = league_snapshot(league)
+    response = client.post(f"{event.get_absolute_url()}rounds/finish/")
+    assert response.status_code == 200
+    page = html(response)
+    assert "Finish round 1 of 3?" in page
+    assert (
+        f"Table 1: {score} after 1 deal, scored by standing defeat points: {leaders} win it."
+        in page.replace("&amp;", "&")
+    )
+    assert (
+        "Table 2: 0 : 0 after 0 deals, scored by standing defeat points: level, nobody wins it."
+        in page
+    )
+    assert 'name="confirmed" value="1"' in page
+    assert league_snapshot(league) == before  # asked, nothing finished
+    response = client.post(f"{event.get_absolute_url()}rounds/finish/", {"confirmed": "1"})
+    assert response.status_code == 302
+    second.round.refresh_from_db()
+    assert second.round.finished_at is not None
+
+
+def test_the_finish_question_is_a_page_of_its_own_that_changes_nothing(league, owner):
+    event = make_event(league, 8)
+    before = league_snapshot(league)
+    response = logged_in(owner).get(f"{event.get_absolute_url()}rounds/finish/")
+    assert response.status_code == 200
+    assert "2 tables still play." in html(response)
+    assert league_snapshot(league) == before
+
+
+def test_a_round_whose_tables_are_all_over_finishes_at_once(league, owner):
+    event = make_event(league, 8, length="deals", length_value=3)
+    first, second = EventTable.objects.filter(round__event=event).order_by("number")
+    play_deals(first.series, [(50, 70)] * 3)  # closed at its limit
+    play_out(second.series, loser=0)  # a goat in two deals
+    response = logged_in(owner).post(f"{event.get_absolute_url()}rounds/finish/", follow=True)
+    assert "Round 1 is over." in html(response)
+    assert event.played_rounds.get().finished_at is not None
+
+
+def test_the_finish_question_with_no_round_in_play_says_so(league, owner):
+    event = make_event(league, 8)
+    event_services.round_finish(event=event)
+    client = logged_in(owner)
+    assert "No round is in play." in html(client.get(f"{event.get_absolute_url()}rounds/finish/"))
+    response = client.post(f"{event.get_absolute_url()}rounds/finish/", {"confirmed": "1"})
+    assert response.status_code == 302
+    assert "No round is in play." in html(client.get(event.get_absolute_url()))
+
+
+def test_the_organisers_screen_says_each_tables_state_and_score(league, owner):
+    event = make_event(league, 16, length="deals", length_value=2)
+    first, second, third, _fourth = EventTable.objects.filter(round__event=event).order_by("number")
+    play_out(first.series, loser=0)
+    play_deals(second.series, [(30, 90), (30, 90)])
+    third_series = record(third.series, [30, 90])
+    page = html(logged_in(owner).get(event.get_absolute_url()))
+    states = re.findall(r'data-state="([^"]+)"><strong class="score">([^<]+)</strong>', page)
+    assert [state for state, _score in states] == ["over", "closed", "playing", "waiting"]
+    assert states[2][1] == " : ".join(map(str, third_series.totals))
+    assert states[3][1] == "0 : 0"
+    assert "Waiting for its first deal" in page
+
+
+# The big screen and the public page ---------------------------------------------------------
+
+
+def _poll(page: str) -> str:
+    return re.search(r'hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+
+def test_the_big_screen_shows_the_rounds_tables_who_sits_out_and_the_seat_code(league, owner):
+    event = make_event(league, 9)
+    page = html(logged_in(owner).get(f"{event.get_absolute_url()}board/?present=1"))
+    assert page.count('class="live-table"') == 2
+    out = Player.objects.get(pk=event.plan[0]["out"][0]).name
+    assert re.search(rf'class="sitting-out">.*{out}</p>', page)
+    assert "QR code of the page where players find their seat" in page
+    assert "rows-10 cols-1" in page  # nine players: one column, the type sized to ten rows
+
+
+def test_the_big_screens_poll_answers_204_until_something_changes(league, owner, client):
+    event = make_event(league, 8)
+    url = f"/public/events/{event.share_token}/?present=1"
+    poll = _poll(html(client.get(url)))
+    assert "present=1" in poll and "version=" in poll
+    assert client.get(poll, headers=HTMX).status_code == 204
+    record(EventTable.objects.filter(round__event=event).first().series, [30, 90])
+    news = client.get(poll, headers=HTMX)
+    assert news.status_code == 200 and 'id="board"' in html(news)
+    assert client.get(_poll(html(news)), headers=HTMX).status_code == 204
+
+
+def test_a_revoked_public_link_answers_404_to_the_board_its_poll_and_the_seat_page(league, client):
+    event = make_event(league, 8)
+    token = event.share_token
+    event_services.share_revoke(event=event)
+    for path in (f"/public/events/{token}/?present=1", f"/public/events/{token}/seat/"):
+        assert client.get(path).status_code == 404
+        assert client.get(path, headers=HTMX).status_code == 404
+    assert (
+        client.post(f"/public/events/{token}/seat/", {"player": event.present[0]}).status_code
+        == 404
+    )
+
+
+def _evening(league, players: int, rounds: int, started: int):
+    event = make_event(league, players, rounds=rounds, name=f"Evening of {players}")
+    for number in range(1, started + 1):
+        for table in EventTable.objects.filter(round__event=event, round__number=number):
+            record(table.series, [60, 60], [True, True])
+            record(table.series, [30, 90])
+        event_services.round_finish(event=event)
+        if number < started:
+            event_services.round_start(event=event)
+    event.refresh_from_db()
+    return event
+
+
+def test_the_big_screen_the_public_page_and_the_seat_page_cost_the_same_queries_at_any_size(
+    league, owner
+):
+    """An evening of 12 players with 2 rounds played and one of 40 with 4 of 6 played."""
+    counts = []
+    for players, rounds, started in ((12, 2, 2), (40, 6, 4)):
+        event = _evening(league, players, rounds, started)
+        member, visitor = logged_in(owner), logged_in(None)
+        seat = f"/public/events/{event.share_token}/seat/"
+        visitor.post(seat, {"player": event.present[-1]})
+        counts.append(
+            (
+                query_count(member, f"{event.get_absolute_url()}board/?present=1"),
+                query_count(visitor, f"/public/events/{event.share_token}/?present=1"),
+                query_count(visitor, seat),
+                query_count(member, event.get_absolute_url()),
+            )
+        )
+    assert counts[0] == counts[1]

@@ -471,7 +471,13 @@ EVENT_ACTIONS = [
         frozenset(SCORE),
         LOGIN,
     ),
-    Action("finish a round", event_url("rounds/finish/"), no_data, frozenset(SCORE), LOGIN),
+    Action(
+        "finish a round (confirmed)",
+        event_url("rounds/finish/"),
+        lambda ctx: {"confirmed": "1"},
+        frozenset(SCORE),
+        LOGIN,
+    ),
     Action(
         "start the next round",
         event_url("rounds/next/", key="event_done"),
@@ -501,6 +507,7 @@ EVENT_PAGES = {
     "event_detail": ("{event}/", {"owner", "scorer", "viewer"}),
     "event_board": ("{event}/board/", {"owner", "scorer", "viewer"}),
     "event_cards": ("{event}/cards/", {"owner", "scorer"}),
+    "event_round_finish": ("{event}/rounds/finish/", {"owner", "scorer"}),  # the question
     "event_players": ("{event}/players/", {"owner", "scorer"}),
     "event_new": ("new/", {"owner", "scorer"}),
 }
@@ -609,20 +616,93 @@ def test_the_public_leaderboard_opens_by_its_link_only(event_ctx):
     assert logged_in(None).get("/public/events/not-a-token/").status_code == 404
 
 
+@pytest.mark.parametrize("who", WHO)
+def test_the_seat_page_opens_to_anyone_with_the_public_link_and_to_nobody_without(event_ctx, who):
+    """A player's page ("Find your seat") is the public link's: anyone holding it, member or
+    not, picks a name and reads; without it, or once it is off, nothing is found."""
+    from scoring.events import services as event_services
+
+    event = event_ctx["event"]
+    client = logged_in(event_ctx[who])
+    seat = f"/public/events/{event.share_token}/seat/"
+    assert client.get(seat).status_code == 200
+    assert client.post(seat, {"player": event.present[0]}).status_code == 302
+    assert client.get(seat).status_code == 200
+    assert client.get("/public/events/not-a-token/seat/").status_code == 404
+    assert client.post("/public/events/not-a-token/seat/", {"player": 1}).status_code == 404
+    event_services.share_revoke(event=event)
+    assert client.get(seat).status_code == 404
+    assert client.post(seat, {"player": event.present[0]}).status_code == 404
+
+
+def test_a_player_who_picked_a_name_may_do_nothing_more(event_ctx):
+    """The seat page's choice opens nothing: no member page, no table, no round."""
+    from scoring.models import EventTable
+
+    event = event_ctx["event"]
+    phone = logged_in(None)
+    phone.post(f"/public/events/{event.share_token}/seat/", {"player": event.present[0]})
+    before = league_snapshot(event_ctx["league"])
+    for table in EventTable.objects.filter(round__event=event):
+        assert phone.get(f"/series/{table.series_id}/").status_code == 404
+        response = phone.post(f"/series/{table.series_id}/deals/", {"number": 1, "points_0": "70"})
+        assert response.status_code == 404
+    for rest in ("", "board/", "cards/", "rounds/finish/"):
+        response = phone.get(f"/leagues/{event_ctx['league'].pk}/events/{event.pk}/{rest}")
+        assert response.status_code == 302  # to log in
+    finish = f"/leagues/{event_ctx['league'].pk}/events/{event.pk}/rounds/finish/"
+    assert phone.post(finish, {"confirmed": "1"}).status_code == 302
+    assert league_snapshot(event_ctx["league"]) == before
+
+
+def test_a_table_link_scores_its_tables_game_in_each_round_and_nothing_else(event_ctx):
+    """The table's link for the evening: its table's game of the round in play, then of the
+    next round (the finished round's game refuses changes), never another table's."""
+    from django.test import Client
+
+    from scoring.events import services as event_services
+    from scoring.models import EventTable
+
+    event = event_ctx["event"]
+    link = event.table_links.get(number=1)
+    phone = Client()
+    assert phone.post(link.get_absolute_url()).status_code == 302
+    mine, other = EventTable.objects.filter(round__event=event).order_by("number")
+    assert 'name="entry_key"' in phone.get(f"/series/{mine.series_id}/").content.decode()
+    before = league_snapshot(event_ctx["league"])
+    assert phone.get(f"/series/{other.series_id}/").status_code == 404
+    deal = {"number": 1, "points_0": "70"}
+    assert phone.post(f"/series/{other.series_id}/deals/", deal).status_code == 404
+    for rest in ("", "board/", "cards/", "rounds/finish/"):
+        response = phone.get(f"/leagues/{event_ctx['league'].pk}/events/{event.pk}/{rest}")
+        assert response.status_code == 302  # to log in
+    assert league_snapshot(event_ctx["league"]) == before
+    event_services.round_finish(event=event)
+    event_services.round_start(event=event)
+    assert phone.post(f"/series/{mine.series_id}/deals/", deal).status_code == 422  # closed
+    following = EventTable.objects.get(round__event=event, round__number=2, number=1)
+    assert phone.post(f"/series/{following.series_id}/deals/", deal).status_code in (200, 302)
+    assert following.series.deals.count() == 1
+    second = EventTable.objects.get(round__event=event, round__number=2, number=2)
+    assert phone.post(f"/series/{second.series_id}/deals/", deal).status_code == 404
+
+
 def test_the_matrix_covers_every_club_night_url():
     from scoring.urls import events as event_urls
 
     changes = {
         "event_new",  # its POST; its GET is in EVENT_PAGES
-        "event_round_finish",
+        "event_round_finish",  # its POST; its GET (the question) is in EVENT_PAGES
         "event_round_next",
         "event_players",  # its POST; its GET is in EVENT_PAGES
         "event_share",
         "event_share_revoke",
     }
     read_only = {"event_list", "event_detail", "event_board", "event_cards", "event_public"}
-    by_link = {"table_link", "table_live"}  # a table's phone: its link is the key (below)
-    names = {pattern.name for pattern in event_urls.urlpatterns} - by_link
-    assert names == changes | read_only
+    # By their link, not by a role: the public seat page (its own tests above); the tables' links
+    # for the evening are the table's (urls/table.py; their test above).
+    by_link = {"event_seat"}
+    names = {pattern.name for pattern in event_urls.urlpatterns}
+    assert names == changes | read_only | by_link
     assert len(EVENT_ACTIONS) == len(changes)
     assert read_only - {"event_public"} <= set(EVENT_PAGES)

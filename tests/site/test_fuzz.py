@@ -43,7 +43,7 @@ from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.models import (
     MAX_ID,
     Deal,
-    EventTableLink,
+    Event,
     Export,
     League,
     Membership,
@@ -132,6 +132,7 @@ def quick_hashing(settings):
 def world(league, owner, scorer, viewer, outsider) -> World:
     mine = start_series(league=league, names=("Lena", "Misha", "Nina", "Pavel"))
     record(record(mine, (70, 50)), (30, 90))
+    evening = make_event(league, 4, rounds=2)  # its public link and its table's link
     quick = record(start_series(), (80, 40))
     other = League.objects.create(name="Other table", invite_token=new_token())
     Membership.objects.create(league=other, user=outsider, role=Role.OWNER)
@@ -150,6 +151,7 @@ def world(league, owner, scorer, viewer, outsider) -> World:
             *League.objects.values_list("pk", flat=True),
             *Player.objects.values_list("pk", flat=True),
             *Membership.objects.values_list("pk", flat=True),
+            *Event.objects.values_list("pk", flat=True),
             *Deal.objects.values_list("number", flat=True),
             owner.pk,
             outsider.pk,
@@ -160,7 +162,7 @@ def world(league, owner, scorer, viewer, outsider) -> World:
         for token in itertools.chain(
             Series.objects.values_list("score_token", "watch_token"),
             League.objects.values_list("invite_token", "share_token"),
-            EventTableLink.objects.values_list("token", "token"),
+            [(evening.share_token, evening.table_links.get(number=1).token)],
         )
         for token in token
         if token
@@ -394,10 +396,11 @@ GET_PARAMETERS: dict[str, tuple[str, ...]] = {
     "event_round_next": (),
     "event_round_finish": (),
     "event_players": (),
-    "event_board": ("present",),
+    "event_board": ("present", "version"),
     "event_share": (),
     "event_share_revoke": (),
-    "event_public": ("present",),
+    "event_public": ("present", "version"),
+    "event_seat": ("pick", "version"),
     "table_link": (),
     "table_live": ("version",),
     "account": (),
@@ -478,7 +481,11 @@ def site(league, owner, outsider) -> Site:
     quick = record(start_series(names=("Ira", "Kolya", "Liza", "Max")), (80, 40))
     League.objects.filter(pk=league.pk).update(invite_token=new_token(), share_token=new_token())
     league.refresh_from_db()
+    event = event_services.share_renew(event=make_event(league, 4, rounds=1))
+    table_link = event.table_links.get(number=1)
     clients = {"visitor": Client(), "link holder": client_with_link(quick)}
+    clients["table phone"] = Client()  # a club night's table, by its link for the evening
+    clients["table phone"].post(table_link.get_absolute_url())
     logins = {"outsider": outsider, "owner": owner}
     for name, user in logins.items():
         clients[name] = Client()
@@ -487,9 +494,6 @@ def site(league, owner, outsider) -> Site:
     merge = league_players.players_merge(
         league=league, source_id=zed.pk, target_id=mine.seats.first().player_id, user=owner
     )
-    event = event_services.share_renew(event=make_event(league, 4, rounds=1))
-    clients["table phone"] = Client()  # a club night's table, opened for the evening
-    clients["table phone"].post(event.table_links.get(number=1).get_absolute_url())
     players = list(Player.objects.order_by("pk").values_list("pk", flat=True))
     backup = Export.objects.create(kind=Export.Kind.HISTORY_JSON, user=owner)  # not made yet
     arguments = {
@@ -497,7 +501,7 @@ def site(league, owner, outsider) -> Site:
         "event": [event.pk],  # a club night
         "change": [merge.pk],  # a league's change (a merge), undone by its own URL
         "event share": [event.share_token],
-        "table": list(event.table_links.values_list("token", flat=True)),
+        "table link": [table_link.token],
         "series": [mine.pk, quick.pk],
         "league": [league.pk],
         "player": players,
@@ -531,8 +535,8 @@ def argument_kind(route: str, parameter: str) -> str:
             ("join/", "series token"),
             ("invite/", "invite"),
             ("public/events/", "event share"),
+            ("tables/", "table link"),
             ("public/", "share"),
-            ("tables/", "table"),
         ):
             if route.startswith(prefix):
                 return kind
