@@ -58,7 +58,7 @@ def _cell(value: Any) -> Any:
     return "".join("'" + char if at in marks else char for at, char in enumerate(value))
 
 
-def _csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:
+def csv_lines(rows: Iterable[list[Any]]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     for row in rows:
@@ -87,7 +87,7 @@ def series_csv(series: Series, deals: list[Deal]) -> Iterator[str]:
                 row += [cell["points"], cell["defeat"], cell["total"]]
             yield [*row, "yes" if deal.eggs else "", deal.multiplier, deal.summary]
 
-    return _csv_lines(rows())
+    return csv_lines(rows())
 
 
 def _newest_first(series: QuerySet[Series]) -> Iterator[list[tuple]]:
@@ -188,7 +188,7 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
                 ]
 
     count = -1  # the header is no series
-    for line in _csv_lines(rows()):
+    for line in csv_lines(rows()):
         count += 1
         yield line
     yield f"{END_MARK} {count} series\n"

@@ -151,7 +151,7 @@ def _egg_chain(rows: list[Deal], series: Series) -> int:
     return longest
 
 
-def _award(values: dict[str, int], *, among: int | None = None) -> Award | None:
+def award(values: dict[str, int], *, among: int | None = None) -> Award | None:
     """Who holds the best value, when it means something: at least ``AWARD_FROM``, and (for an
     award of players, ``among`` of them) not shared by more than half of them."""
     best = max(values.values(), default=0)
@@ -330,7 +330,7 @@ def build(event: Event) -> Board:
     return Board(
         lines=ordered,
         rounds=[rounds[n] for n in sorted(rounds)],
-        most_goats=_award({ln.name: ln.goats for ln in ordered}, among=len(ordered)),
-        longest_eggs=_award(chains),
-        narrowest_saves=_award({ln.name: ln.narrow_saves for ln in ordered}, among=len(ordered)),
+        most_goats=award({ln.name: ln.goats for ln in ordered}, among=len(ordered)),
+        longest_eggs=award(chains),
+        narrowest_saves=award({ln.name: ln.narrow_saves for ln in ordered}, among=len(ordered)),
     )

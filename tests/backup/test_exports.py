@@ -17,7 +17,7 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.backup.csv_export import _csv_lines, history_csv, series_csv
+from scoring.backup.csv_export import csv_lines, history_csv, series_csv
 from scoring.backup.json_import import ImportRefused, history_import, history_import_text
 from scoring.models import DealEvent, League, Membership, Player, Seat, Series
 from tests.helpers import counts, export_downloaded, exported, play_deals, start_series, wipe
@@ -229,7 +229,7 @@ def test_no_name_becomes_a_formula_whatever_separator_the_spreadsheet_uses(leagu
 
 
 def test_numbers_stay_numbers_and_plain_names_stay_as_they_are():
-    text = "".join(_csv_lines([[-3, 12, "Lena-Marie", "Anna & Boris", "Boris, Vera"]]))
+    text = "".join(csv_lines([[-3, 12, "Lena-Marie", "Anna & Boris", "Boris, Vera"]]))
     assert next(csv.reader(io.StringIO(text))) == ["-3", "12", "Lena-Marie", "Anna & Boris",
                                                    "Boris, Vera"]  # fmt: skip
 
@@ -241,7 +241,7 @@ CSV_ALPHABET = ",;\t\r\n\x0b\x0c\x1c\x85\xa0\u3000=+-@\"' a1Ж＝"
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.text(CSV_ALPHABET, max_size=12), min_size=1, max_size=4))
 def test_no_text_cell_reads_as_a_formula_in_any_spreadsheet(texts):
-    text = "".join(_csv_lines([[*texts, -7, 3]]))
+    text = "".join(csv_lines([[*texts, -7, 3]]))
     assert formula_fields(text) == []
     assert next(csv.reader(io.StringIO(text, newline="")))[-2:] == ["-7", "3"]
 

@@ -31,12 +31,12 @@ class Tab:
         self.page: Page = context.new_page()
         self.problems: list[str] = []
         self._expected: list[int] = []
-        self.page.on("console", self._on_console)
+        self.page.on("console", self.on_console)
         self.page.on("pageerror", lambda error: self.problems.append(f"uncaught: {error}"))
-        self.page.on("requestfailed", self._on_request_failed)
-        self.page.on("response", self._on_response)
+        self.page.on("requestfailed", self.on_request_failed)
+        self.page.on("response", self.on_response)
 
-    def _on_console(self, message: ConsoleMessage) -> None:
+    def on_console(self, message: ConsoleMessage) -> None:
         if message.type != "error":
             return
         text = message.text
@@ -44,14 +44,14 @@ class Tab:
             return
         self.problems.append(f"console error: {text} ({message.location.get('url', '')})")
 
-    def _on_request_failed(self, request: Request) -> None:
+    def on_request_failed(self, request: Request) -> None:
         # A load the browser itself cancelled (the next navigation, htmx replacing a request,
         # the favicon of a page being left) is not a failure of the site.
         if request.failure == "net::ERR_ABORTED":
             return
         self.problems.append(f"failed request: {request.method} {request.url}: {request.failure}")
 
-    def _on_response(self, response: Response) -> None:
+    def on_response(self, response: Response) -> None:
         if response.status >= 400 and response.status not in self._expected:
             self.problems.append(
                 f"error response: {response.status} {response.request.method} {response.url}"

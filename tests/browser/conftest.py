@@ -103,8 +103,8 @@ def open_tab(new_context, live_server, width) -> Iterator[Callable[..., Tab]]:
     yield _open
     problems = [problem for tab in tabs for problem in tab.problems]
     for tab in tabs:
-        tab.page.remove_listener("requestfailed", tab._on_request_failed)
-        tab.page.remove_listener("console", tab._on_console)
+        tab.page.remove_listener("requestfailed", tab.on_request_failed)
+        tab.page.remove_listener("console", tab.on_console)
     if problems:
         pytest.fail("the browser saw problems:\n" + "\n".join(problems), pytrace=False)
 

@@ -93,7 +93,7 @@ def test_equal_players_awards_and_the_players_to_seat_come_in_the_readers_collat
     _rename(league, ["Zora", "Ärne", "Bernd", "Österreich", "Anna", "Olga", "Ülla", "Emil"])
     with translation.override("de"):
         board = leaderboard.build(event)
-        award = leaderboard._award({"Zora": 2, "Ülla": 2, "Ärne": 2, "Bernd": 1})
+        award = leaderboard.award({"Zora": 2, "Ülla": 2, "Ärne": 2, "Bernd": 1})
         offered = [player.name for player in EventForm(league=league).fields["players"].queryset]
     assert [line.name for line in board.lines] == GERMAN_ORDER  # nobody has played: all equal
     assert award is not None and award.names == ["Ärne", "Ülla", "Zora"]
@@ -126,16 +126,16 @@ def test_an_award_shows_only_when_it_means_something(league):
 
 
 def test_two_goats_are_an_award_but_not_when_half_the_room_shares_it():
-    assert leaderboard._award({"Anna": 2, "Vera": 2, "Boris": 1, "Gleb": 0}, among=8) == (
+    assert leaderboard.award({"Anna": 2, "Vera": 2, "Boris": 1, "Gleb": 0}, among=8) == (
         leaderboard.Award(names=["Anna", "Vera"], value=2)
     )
     shared = {name: 2 for name in ("Anna", "Vera", "Boris", "Gleb", "Olga")}
-    assert leaderboard._award(shared, among=8) is None
-    assert leaderboard._award({"Anna": 1}, among=8) is None
+    assert leaderboard.award(shared, among=8) is None
+    assert leaderboard.award({"Anna": 1}, among=8) is None
 
 
 def test_a_correction_after_the_round_changes_who_won_a_table_cut_short(league, owner):
-    from scoring.table import services as table_services
+    from scoring.table import deals as table_deals
 
     event = make_event(league, 8)
     first, _second = _tables(event)
@@ -145,7 +145,7 @@ def test_a_correction_after_the_round_changes_who_won_a_table_cut_short(league, 
     lines = {line.name: line for line in leaderboard.build(event).lines}
     assert all(lines[name].won == 1 for name in leaders)
     series.refresh_from_db()
-    table_services.deal_edit(
+    table_deals.deal_edit(
         series_id=series.pk,
         number=1,
         version=series.version,
@@ -160,7 +160,7 @@ def test_a_correction_after_the_round_changes_who_won_a_table_cut_short(league, 
 
 
 def test_the_boards_version_moves_with_a_deal_a_round_and_a_correction_only(league, owner):
-    from scoring.table import services as table_services
+    from scoring.table import deals as table_deals
 
     event = make_event(league, 8)
     first, _second = _tables(event)
@@ -173,7 +173,7 @@ def test_the_boards_version_moves_with_a_deal_a_round_and_a_correction_only(leag
     after_finish = leaderboard.version(Event.objects.get(pk=event.pk))
     assert after_finish != after_deal
     series.refresh_from_db()
-    table_services.deal_edit(
+    table_deals.deal_edit(
         series_id=series.pk,
         number=1,
         version=series.version,

@@ -247,7 +247,8 @@ def test_a_club_nights_tables_are_not_counted_against_its_organiser(settings, le
              "tie_break": "difference", "preset": "classic"}  # fmt: skip
     assert client.post(f"/leagues/{league.pk}/events/new/", night).status_code == 302
     event = Event.objects.get()
-    assert client.post(f"{event.get_absolute_url()}rounds/finish/").status_code == 302
+    finish = f"{event.get_absolute_url()}rounds/finish/"
+    assert client.post(finish, {"confirmed": "1"}).status_code == 302
     assert client.post(f"{event.get_absolute_url()}rounds/next/").status_code == 302
     assert Series.objects.filter(league=league).count() == 4  # two rounds of two tables
     assert new_game(client, f"?league={league.pk}").status_code == 302
