@@ -83,8 +83,8 @@ function score(board, waiting) {
 // theirs, the server would refuse them again.
 function closed(board) {
   if (!board) return null;
-  if (board.closed) return words().roundClosed;
   if (board.limit && board.next > board.limit) return words().roundOver;
+  if (board.closed) return words().roundClosed;
   try {
     if (score(board, []).state.finished) return words().seriesOver;
   } catch (error) { /* the board's own deals always score */ }

@@ -429,3 +429,180 @@ def test_the_table_cards_print_one_table_a_page(screen):
     pdf = desk.page.pdf(format="A4")
     pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
     assert pages == event.table_links.count()
+
+
+# The whole evening, as a club runs it ------------------------------------------------------------
+
+
+def _fresh_count(event) -> dict[str, tuple[int, int, int]]:
+    """Each player's (played, won, goats), counted afresh from the tables' series: a series with
+    a deal is played; a series over is won by its winner, one cut short by its fewest defeat
+    points (level: nobody); a goat only at the end of a series."""
+    counts = {name: [0, 0, 0] for name in Player.objects.values_list("name", flat=True)}
+    for table in EventTable.objects.filter(round__event=event).select_related("series"):
+        series = table.series
+        if not series.deal_count:
+            continue
+        if series.finished:
+            winner = series.winner_side
+        else:
+            least = min(series.totals)
+            leaders = [side for side, total in enumerate(series.totals) if total == least]
+            winner = leaders[0] if table.adjudicated and len(leaders) == 1 else None
+        for seat in series.seats.select_related("player"):
+            line = counts[seat.player.name]
+            line[0] += 1
+            line[1] += seat.side == winner
+            line[2] += series.finished and seat.is_goat
+    return {name: tuple(line) for name, line in counts.items()}
+
+
+def _big_screen_count(tv: Tab) -> dict[str, tuple[int, int, int]]:
+    shown = {}
+    for row in tv.page.locator("#board table.leaderboard tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        shown[row.locator("th.name").inner_text()] = (int(cells[1]), int(cells[2]), int(cells[3]))
+    return shown
+
+
+def _until(check, what: str, seconds: float = 15) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never came true: {what}")
+        time.sleep(0.25)
+
+
+def test_a_thirteen_player_evening_of_three_rounds_as_a_club_runs_it(screen):
+    """Thirteen players at three tables (one sits out each round), three rounds. The organiser
+    on a desktop, a phone per table at 360 px, the big screen, and two players finding their
+    seat, each in a browser of its own. Every table follows its rounds on its one link; a deal
+    typed after the round closed is refused on the table's phone and by a direct POST;
+    finishing asks first; after every round the big screen's leaderboard is a fresh count of
+    the tables' series (issue #27)."""
+    from django.test import Client
+
+    from scoring.events.tables import place_in
+    from tests.browser.test_browser_offline import forgive_offline
+
+    league, owner = _club(13)
+    event = make_event(league, 13, rounds=3)
+    links = list(event.table_links.order_by("number"))
+    assert len(links) == 3
+
+    desk = screen(DESKTOP)
+    desk.login(owner)
+    desk.goto(event.get_absolute_url())
+    tv = screen(TV)
+    tv.page.goto(tv.url(f"/public/events/{event.share_token}/?present=1"))
+    phones = []
+    for link in links:
+        phone = screen(PHONE)
+        phone.page.goto(phone.url(link.get_absolute_url()))
+        phone.page.get_by_role("button", name=f"Score table {link.number} on this phone").click()
+        expect(phone.page.locator(".evening")).to_contain_text(
+            f"Round 1 of 3 · Table {link.number}"
+        )
+        phones.append(phone)
+    addresses = [phone.page.url for phone in phones]
+    players = []
+    for name in ("Player 01", "Player 13"):
+        player = screen(PHONE)
+        player.page.goto(player.url(f"/public/events/{event.share_token}/seat/"))
+        player.page.get_by_role("button", name=name, exact=True).click()
+        expect(player.page.get_by_role("heading", name=name)).to_be_visible()
+        players.append((player, Player.objects.get(name=name)))
+
+    for number in (1, 2, 3):
+        # Where each player sits, on their own phone, as the plan has it.
+        event.refresh_from_db()
+        for player, who in players:
+            place = place_in(event, number, who.pk)
+            heading = f"Round {number} of 3 · in play"
+            section = player.page.locator("section.seat-round", has_text=heading)
+            expect(section).to_be_visible(timeout=15_000)
+            if place.table is None:
+                expect(section).to_contain_text("You sit out this round.")
+            else:
+                expect(section).to_contain_text(f"Table {place.table}, {place.seat_name}")
+        # Each table records two deals on its phone: one level, one won, one lost by the end.
+        for deal in (1, 2):
+            for index, phone in enumerate(phones):
+                points = "80" if deal == 1 else ("50", "100", "20")[index]
+                phone.page.locator("form.deal-form input[data-points]").first.fill(points)
+                phone.page.get_by_role("button", name="Record deal").click()
+            for phone in phones:
+                expect(phone.page.locator("table.deals tbody th").first).to_have_text(str(deal))
+        # Table 3's phone types a third deal with no network, kept on the phone.
+        late = phones[2]
+        late.page.locator("form.deal-form input[data-points]").first.fill("90")
+        late.page.wait_for_timeout(500)  # the offline module loads as the player types
+        late.context.set_offline(True)
+        late.page.get_by_role("button", name="Record deal").click()
+        expect(late.page.locator(".waiting li")).to_have_count(1)
+        # The organiser finishes the round: asked first, naming each table still playing.
+        desk.page.goto(desk.url(event.get_absolute_url()))
+        desk.page.get_by_role("button", name="Finish this round").click()
+        expect(
+            desk.page.get_by_role("heading", name=f"Finish round {number} of 3?")
+        ).to_be_visible()
+        expect(
+            desk.page.get_by_role("list", name="Tables still playing").locator("li")
+        ).to_have_count(3)
+        expect(desk.page.get_by_role("list", name="Tables still playing")).to_contain_text(
+            "after 2 deals, scored by standing defeat points"
+        )
+        desk.page.get_by_role("button", name="Finish the round now").click()
+        expect(desk.page.get_by_text(f"Round {number} is over.")).to_be_visible()
+        # Back online, table 3's waiting deal is refused, with why; it can only be dropped.
+        with late.expecting(422):
+            late.context.set_offline(False)
+            expect(late.page.locator(".waiting .notice")).to_contain_text(
+                "This round is over at this table"
+            )
+            late.page.get_by_role("button", name="Drop mine").click()
+        expect(late.page.locator(".waiting")).to_have_count(0)
+        forgive_offline(late)
+        # A direct POST to the closed game is refused too, and changes nothing.
+        game = EventTable.objects.get(round__event=event, round__number=number, number=3)
+        direct = Client()
+        direct.post(links[2].get_absolute_url())
+        before = game.series.deals.count()
+        answer = direct.post(
+            f"/series/{game.series_id}/deals/",
+            {"number": before + 1, "points_0": "90", "entry_key": "", "points_1": ""},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 422 and game.series.deals.count() == before == 2
+        # Every table's phone says its round is over and where its players go next.
+        for phone in phones:
+            expect(phone.page.locator("#round-over")).to_contain_text(
+                f"Round {number} is over at this table"
+            )
+            if number < 3:
+                expect(phone.page.locator("#round-over")).to_contain_text(
+                    f"Waiting for round {number + 1}"
+                )
+        # The big screen's leaderboard is a fresh count of the tables' series.
+        fresh = _fresh_count(event)
+        _until(lambda fresh=fresh: _big_screen_count(tv) == fresh, "the big screen's count")
+        if number == 2:
+            screenshot(tv.page, "evening-big-screen", 1920)
+            screenshot(phones[0].page, "evening-table-round-over", 360)
+            screenshot(players[0][0].page, "evening-find-your-seat", 360)
+        if number < 3:
+            desk.page.goto(desk.url(event.get_absolute_url()))
+            desk.page.get_by_role("button", name="Start the next round").click()
+            # Every table's phone moves on by itself, on the same address: no scan, no reload.
+            for link, phone, address in zip(links, phones, addresses, strict=True):
+                expect(phone.page.locator(".evening")).to_contain_text(
+                    f"Round {number + 1} of 3 · Table {link.number}", timeout=15_000
+                )
+                expect(phone.page.locator("form.deal-form")).to_be_visible()
+                assert phone.page.url == address
+    for phone in phones:
+        expect(phone.page.locator("#round-over")).to_contain_text(
+            "That was the last round of the evening."
+        )

@@ -281,7 +281,7 @@ def test_an_undo_says_what_it_removed_and_the_deal_can_be_put_back(tab):
     points(page, "Anna & Vera").fill("20")
     points(page, "Boris & Gleb").fill("100")
     page.get_by_role("button", name="Save deal").click()
-    expect(page.locator(".flash")).to_have_text("Deal 1 changed.")
+    expect(page.locator(".flash")).to_contain_text("Deal 1 changed: Anna & Vera 70 → ")
     points(page, "Anna & Vera").fill("40")
     page.get_by_role("button", name="Record deal").click()
     expect(totals(page)).to_have_text(["6", "0"])

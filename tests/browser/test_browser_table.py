@@ -89,7 +89,7 @@ def test_a_two_team_series_runs_from_new_game_to_the_goat_screen(tab):
     points(page, "Anna & Vera").fill("20")
     points(page, "Boris & Gleb").fill("100")
     page.get_by_role("button", name="Save deal").click()
-    expect(page.get_by_role("status").filter(has_text="Deal 3 changed.")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Deal 3 changed: ")).to_be_visible()
     expect(totals(page)).to_have_text(["10", "0"])
 
     # Deal 4 takes Anna & Vera to 12: the goat screen, with eggs.
