@@ -100,7 +100,7 @@ def _whole_evening(league, players, rounds: int):
     from scoring import rules
     from scoring.events import services
     from scoring.models import EventTable
-    from scoring.table import services as table_services
+    from scoring.table import deals
 
     event = services.event_create(
         league=league,
@@ -116,13 +116,13 @@ def _whole_evening(league, players, rounds: int):
     )
     for number in range(1, rounds + 1):
         for table in EventTable.objects.filter(round__event=event, round__number=number):
-            series = table_services.deal_record(
+            series = deals.deal_record(
                 series_id=table.series_id, number=1, points=(60, 60), tricks=(True, True)
             ).series
-            deals = [(0, 120)] * 2 if table.number == 1 else [(30, 90), (70, 50)]
-            for deal, points in enumerate(deals, start=2):
+            played = [(0, 120)] * 2 if table.number == 1 else [(30, 90), (70, 50)]
+            for deal, points in enumerate(played, start=2):
                 tricks = (False, True) if points[0] == 0 else None
-                series = table_services.deal_record(
+                series = deals.deal_record(
                     series_id=series.pk, number=deal, points=points, tricks=tricks
                 ).series
         if number < rounds:
