@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext, pgettext_lazy
@@ -205,10 +205,19 @@ class DealForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
 
-    @property
-    def side_indexes(self) -> list[int]:
-        """The original sides the form's card points are for, in order."""
-        return [side for side, _label in self.sides]
+    def posted(self) -> dict[str, Any]:
+        """What ``deals.deal_record`` decides on: the deal's number and one-time key (None where
+        they do not parse), the sides, and their card points and tricks (None where those do
+        not: the form says why)."""
+        valid = self.is_valid()
+        data = self.cleaned_data
+        return {
+            "number": data.get("number"),
+            "entry_key": data.get("entry_key"),
+            "sides": [side for side, _label in self.sides],
+            "points": data["points"] if valid else None,
+            "tricks": data["tricks"] if valid else None,
+        }
 
     def top_errors(self) -> list[str]:
         """Errors shown above the fields: the form's own, and its hidden fields'."""

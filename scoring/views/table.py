@@ -131,36 +131,29 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = _scorer(request, pk)
     shown = board.load(access.series)
     form = board.deal_form(shown, request.POST)
-    valid = form.is_valid()  # the number and key parse even where the points do not
-    number = form.cleaned_data.get("number")
-    if number is None:  # not a form the page wrote: nothing to decide on
+    posted = form.posted()  # the number and key parse even where the points do not
+    if posted["number"] is None:  # not a form the page wrote: nothing to decide on
         return board_answer(request, access, board=shown, form=form, status=UNPROCESSABLE)
-    outcome = deals.deal_record(
-        series_id=pk,
-        number=number,
-        entry_key=form.cleaned_data.get("entry_key"),
-        sides=form.side_indexes,
-        points=form.cleaned_data["points"] if valid else None,
-        tricks=form.cleaned_data["tricks"] if valid else None,
-        user=request.user,
-        via=_via(request, access),
-    )
+    via = _via(request, access)
+    outcome = deals.deal_record(series_id=pk, user=request.user, via=via, **posted)
     if outcome.recorded and not request.htmx:
         if outcome.sent is not None:
-            messages.warning(request, board.outcome_notice(outcome, shown, number))
+            messages.warning(request, board.outcome_notice(outcome, shown, posted["number"]))
         return redirect("series_detail", pk=pk)
+    return _deal_answer(request, pk, outcome, form, posted["number"])
+
+
+def _deal_answer(request, pk: int, outcome: deals.Recorded, form: DealForm, number: int):
+    """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
+    form comes back as typed, with its errors; any other is the board's own."""
     fresh = selectors.series_for_request(request, pk)
     now = board.load(fresh.series)
     if outcome.error is not None:
         form.add_engine_error(outcome.error)
+    shown = form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)
     notice = board.outcome_notice(outcome, now, number)
-    # A refused deal's form comes back as typed, with its errors; any other is the board's own.
-    shown_form = (
-        form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)
-    )
-    response = board_answer(
-        request, fresh, board=now, form=shown_form, notice=notice, status=STATUS[outcome.entry]
-    )
+    status = STATUS[outcome.entry]
+    response = board_answer(request, fresh, board=now, form=shown, notice=notice, status=status)
     if outcome.recorded and outcome.deal is not None:
         response[RECORDED_HEADER] = str(outcome.deal.number)
     return response
@@ -170,6 +163,7 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @_renewed_kindly
 def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     access = selectors.series_for_request(request, pk)
+    # A closed round's deal is corrected by an organiser only, on the record.
     correction = access.series.closed_at is not None and access.can_manage
     if not correction:
         access = _scorer(request, pk)
@@ -180,17 +174,21 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         if request.method == "POST":  # undone elsewhere while this form was open
             return _edit_stale(request, pk, number)
         raise Http404("No such deal.")
-    row, sides = found
     if request.method == "GET":
-        return _edit_page(request, access, number, _edit_form(access.series, row, sides))
-    form = DealForm(request.POST, sides=sides, entry=False)
+        return _edit_page(request, access, number, _edit_form(access.series, *found))
+    form = DealForm(request.POST, sides=found[1], entry=False)
     if not form.is_valid():
         if request.POST.get("version") != str(access.series.version):
             return _edit_stale(request, pk, number)  # errors about a deal it did not show
         return _edit_page(request, access, number, form, status=UNPROCESSABLE)
+    return _edit_save(request, access, number, form, correction)
+
+
+def _edit_save(request, access: SeriesAccess, number: int, form: DealForm, correction: bool):
+    """An edit form that parsed: saved (and said from what to what), or why not."""
     try:
         edited = deals.deal_edit(
-            series_id=pk,
+            series_id=access.series.pk,
             number=number,
             version=form.cleaned_data["version"],
             points=form.cleaned_data["points"],
@@ -205,7 +203,7 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
             form.add_error(None, _("Undo the deals after it first, or change it otherwise."))
         return _edit_page(request, access, number, form, status=UNPROCESSABLE)
     except deals.DealConflict:
-        return _edit_stale(request, pk, number)
+        return _edit_stale(request, access.series.pk, number)
     except deals.SeriesClosed:
         return board_answer(request, access, status=CONFLICT)
     names = [side.name for side in board.load(access.series).sides]
