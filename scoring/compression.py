@@ -38,11 +38,6 @@ def mark_secret(request: HttpRequest) -> None:
     setattr(request, SECRET_ATTRIBUTE, True)
 
 
-def shows_secret(request: HttpRequest) -> bool:
-    """Whether the response shows a secret link (it draws one, or was reached by one)."""
-    return getattr(request, SECRET_ATTRIBUTE, False) or reached_by_secret(request)
-
-
 def reached_by_secret(request: HttpRequest) -> bool:
     match = getattr(request, "resolver_match", None)
     return match is not None and not SECRET_ARGUMENTS.isdisjoint(match.kwargs)

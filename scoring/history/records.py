@@ -11,7 +11,6 @@ all of the player's league for one of its members.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -100,15 +99,6 @@ def _seats(player: Player, series: QuerySet[Series] | None) -> QuerySet[Seat]:
     return Seat.objects.filter(player=player).filter(
         Exists(series.filter(pk=OuterRef("series_id")))
     )
-
-
-def streaks(goat_flags: Iterable[bool]) -> tuple[int, int]:
-    """(current, best) runs of finished series without being the goat, oldest first in."""
-    current = best = 0
-    for was_goat in goat_flags:
-        current = 0 if was_goat else current + 1
-        best = max(best, current)
-    return current, best
 
 
 def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:

@@ -60,10 +60,6 @@ class StandingsFilter:
     date_to: date | None = None
     ruleset: str = ALL_RULES
 
-    @property
-    def key(self) -> str:
-        return f"{self.date_from or ''}|{self.date_to or ''}|{self.ruleset}"
-
     def series_q(self, league: League, prefix: str = "") -> Q:
         """Finished series of ``league`` that pass the filter, for a query on ``prefix``."""
         conditions = {f"{prefix}league": league, f"{prefix}finished": True}
@@ -87,10 +83,6 @@ class Standings:
     player_count: int  # all of them
     pairs: list[PairRow]
     rulesets: list[tuple[str, rules.Ruleset]]  # played in the league, for the filter
-
-    @property
-    def hidden_players(self) -> int:
-        return self.player_count - len(self.players)
 
     @property
     def pair_cells(self) -> list[tuple]:
