@@ -184,13 +184,15 @@ def league_role(request: HttpRequest, league_id: int | None) -> str | None:
     return _membership(request, league_id)[0]
 
 
-def archived_refusal() -> PermissionDenied:
-    return PermissionDenied(
-        _(
-            "This league is archived: it can be read but not changed. "
-            "Its owner can take it out of the archive in Settings."
-        )
+def archived_message() -> str:
+    return _(
+        "This league is archived: it can be read but not changed. "
+        "Its owner can take it out of the archive in Settings."
     )
+
+
+def archived_refusal() -> PermissionDenied:
+    return PermissionDenied(archived_message())
 
 
 def series_access(request: HttpRequest, series: Series) -> SeriesAccess:

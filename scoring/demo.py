@@ -42,7 +42,7 @@ from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
 from scoring.running_totals import totals_fold
 from scoring.table.derived import Derived, derived_values, kept_timestamps
-from scoring.table.replays import row_values
+from scoring.table.replays import row_snapshot, row_values
 
 LEAGUE_NAME = "Demo club"
 SEED = 20250301
@@ -183,13 +183,6 @@ def play(
         running.add(deal)  # the engine is the judge: InvalidDeal would stop the generator
         played.append((deal, in_play))
     return played
-
-
-def _snapshot(values: dict) -> dict[str, list]:
-    return {
-        "points": [values[f"points_{side}"] for side in range(3)],
-        "tricks": [values[f"tricks_{side}"] for side in range(3)],
-    }
 
 
 def _typo(rng: random.Random, deal: rules.Deal) -> rules.Deal | None:
@@ -351,11 +344,11 @@ class _League:
         for number, (deal, in_play) in enumerate(played, start=1):
             clock += timedelta(seconds=rng.randint(80, 320))
             values = row_values(deal, in_play)
-            snapshot = _snapshot(values)
+            snapshot = row_snapshot(Deal(**values))
             if rng.random() < 0.015:  # a wrong deal recorded, then undone
                 wrong = _typo(rng, deal)
                 if wrong is not None:
-                    mistake = _snapshot(row_values(wrong, in_play))
+                    mistake = row_snapshot(Deal(**row_values(wrong, in_play)))
                     event(number, DealEvent.Action.RECORDED, clock, after=mistake)
                     clock += timedelta(seconds=rng.randint(5, 40))
                     event(number, DealEvent.Action.REMOVED, clock, before=mistake)
@@ -363,7 +356,7 @@ class _League:
             created = updated = clock
             typo = _typo(rng, deal) if rng.random() < 0.02 else None
             if typo is not None:  # typed with a slip, fixed a little later
-                first = _snapshot(row_values(typo, in_play))
+                first = row_snapshot(Deal(**row_values(typo, in_play)))
                 event(number, DealEvent.Action.RECORDED, created, after=first)
                 updated = created + timedelta(seconds=rng.randint(20, 90))
                 event(number, DealEvent.Action.EDITED, updated, before=first, after=snapshot)

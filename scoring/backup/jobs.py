@@ -281,17 +281,6 @@ def export_make(export_id: str) -> int:
     return size
 
 
-def exports_delete(exports: QuerySet[Export]) -> int:
-    """Delete ``exports`` and their files; how many there were."""
-    count = 0
-    for export in exports:
-        if export.file:
-            exports_storage().delete(export.file)
-        export.delete()
-        count += 1
-    return count
-
-
 @task()
 def exports_prune() -> int:
     """The task each export queues to run ``KEEP`` after it is done: delete every export done
@@ -300,6 +289,11 @@ def exports_prune() -> int:
     old = Export.objects.filter(
         Q(finished_at__lte=now - KEEP) | Q(finished_at__isnull=True, created_at__lte=now - LOST)
     )
-    count = exports_delete(old)
+    count = 0
+    for export in old:
+        if export.file:
+            exports_storage().delete(export.file)
+        export.delete()
+        count += 1
     call_command("prune_db_task_results", min_age_days=1, verbosity=0)
     return count

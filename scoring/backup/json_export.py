@@ -33,6 +33,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 
+from scoring.backup.json_checks import chunks
 from scoring.models import (
     Deal,
     DealEvent,
@@ -56,7 +57,6 @@ VERSION = 3
 #: The key of the closing marker, the document's last: only a document read to its end has it.
 COMPLETE = "complete"
 BATCH = 200  # series (club nights, changes) per round of queries when exporting
-DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
 SEAT_DERIVED = ("total", "is_goat", "is_winner")
 
@@ -73,13 +73,9 @@ def _line(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def series_pages(series: QuerySet[Series]) -> Iterator[list[int]]:
-    """The ids of ``series`` in id order, ``BATCH`` at a time: each page one query from where
-    the last ended, so memory stays the same whatever the number of series."""
-    return _pages(series)
-
-
-def _pages(rows: QuerySet) -> Iterator[list[int]]:
+def pages(rows: QuerySet) -> Iterator[list[int]]:
+    """The ids of ``rows`` in id order, ``BATCH`` at a time: each page one query from where
+    the last ended, so memory stays the same whatever the number of rows."""
     ids = rows.order_by("pk").values_list("pk", flat=True).distinct()
     last = 0
     while True:
@@ -123,7 +119,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "deal_limit",
             "score_token",
             "watch_token",
-            *DERIVED,
+            *SERIES_FIELDS,
         )
     )
     seats = _by_series(
@@ -165,10 +161,8 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         )
     )
     for row in series_rows:
-        pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch, version = row[
-            :11
-        ]
-        deal_limit = row[11]
+        pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch = row[:10]
+        version, deal_limit, score_token, watch_token = row[10:14]
         data: dict[str, Any] = {
             "id": pk,
             "league": league,
@@ -182,7 +176,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "rematch_of": rematch,
             "version": version,
             "deal_limit": deal_limit,
-            "derived": dict(zip(DERIVED, row[14:], strict=True)),
+            "derived": dict(zip(SERIES_FIELDS, row[14:], strict=True)),
             "seats": [
                 {
                     "position": position,
@@ -234,7 +228,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             ],
         }
         if secrets:
-            data["score_token"], data["watch_token"] = row[12], row[13]
+            data["score_token"], data["watch_token"] = score_token, watch_token
         yield data
 
 
@@ -320,12 +314,6 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         yield data
 
 
-def _chunks(values: set[int]) -> Iterator[list[int]]:
-    ordered = sorted(values)
-    for start in range(0, len(ordered), 500):
-        yield ordered[start : start + 500]
-
-
 def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
     """The league changes ``ids`` (``LeagueEvent``), in id order.
 
@@ -351,13 +339,13 @@ def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
         if isinstance(source, dict) and isinstance(source.get("user"), int):
             user_ids.add(source["user"])
     seats: dict[int, list[int]] = {}
-    for chunk in _chunks(seat_ids):
+    for chunk in chunks(seat_ids):
         for pk, series, position in Seat.objects.filter(pk__in=chunk).values_list(
             "pk", "series_id", "position"
         ):
             seats[pk] = [series, position]
     names: dict[int, str] = {}
-    for chunk in _chunks(user_ids):
+    for chunk in chunks(user_ids):
         names.update(user_model.objects.filter(pk__in=chunk).values_list("pk", username))
     for pk, league, action, actor, data, undone_at, created_at in rows:
         data = dict(data) if isinstance(data, dict) else {}
@@ -471,7 +459,7 @@ def export_json(
         yield ("\n" if index == 0 else ",\n") + _line(data)
     yield '],\n"series":['
     count = 0
-    for page in series_pages(series):
+    for page in pages(series):
         for data in series_data(page, secrets=secrets):
             users.update(_usernames(data))
             yield ("\n" if count == 0 else ",\n") + _line(data)
@@ -479,12 +467,12 @@ def export_json(
     events = Event.objects.filter(league__in=whole_ids)
     yield from _section(
         "events",
-        (data for page in _pages(events) for data in event_data(page, secrets=secrets)),
+        (data for page in pages(events) for data in event_data(page, secrets=secrets)),
         users,
     )
     changes = LeagueEvent.objects.filter(league__in=whole_ids)
     yield from _section(
-        "changes", (data for page in _pages(changes) for data in change_data(page)), users
+        "changes", (data for page in pages(changes) for data in change_data(page)), users
     )
     # The closing marker: a document cut short (a worker timed out mid-stream, a download
     # interrupted) lacks it, and the import refuses it.

@@ -40,9 +40,7 @@ def _results_rewritten(league_id: int, series_ids: list[int]) -> None:
 def player_link_user(*, league: League, player_id: int, user_id: int | None) -> Player:
     """Say which member's account a league player is (or none); one player per member."""
     league = league_locked(league)
-    player = Player.objects.filter(league=league, pk=player_id).first()
-    if player is None:
-        raise LeagueError(_("There is no such player in this league."))
+    player = _league_player(league, player_id)
     if user_id is not None:
         if not Membership.objects.filter(league=league, user_id=user_id).exists():
             raise LeagueError(_("Only a member of the league can be linked to a player."))

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import rules
+from scoring.access import archived_message
 from scoring.models import (
     Event,
     League,
@@ -41,19 +42,19 @@ def _owners(league: League) -> int:
     return Membership.objects.filter(league=league, role=Role.OWNER).count()
 
 
-def archived_message() -> str:
-    return _(
-        "This league is archived: it can be read but not changed. "
-        "Its owner can take it out of the archive in Settings."
-    )
-
-
 def league_locked(league: League, *, archived_ok: bool = False) -> League:
     """The league's row, locked; refused (``LeagueError``) while it is archived."""
     locked = League.objects.select_for_update().get(pk=league.pk)
     if locked.archived_at is not None and not archived_ok:
         raise LeagueError(archived_message())
     return locked
+
+
+def _league_name(name: str) -> str:
+    clean = " ".join(name.split())
+    if not clean:
+        raise LeagueError(_("Give the league a name."))
+    return clean
 
 
 def league_event_record(league: League, action: str, user: User | None, **data) -> LeagueEvent:
@@ -65,11 +66,8 @@ def league_event_record(league: League, action: str, user: User | None, **data) 
 @transaction.atomic
 def league_create(*, name: str, user: User, ruleset: rules.Ruleset | None = None) -> League:
     """A new league whose only member, its owner, is ``user``."""
-    clean = " ".join(name.split())
-    if not clean:
-        raise LeagueError(_("Give the league a name."))
     league = League.objects.create(
-        name=clean, rules=(ruleset or rules.PRESETS["classic"]).to_dict()
+        name=_league_name(name), rules=(ruleset or rules.PRESETS["classic"]).to_dict()
     )
     Membership.objects.create(league=league, user=user, role=Role.OWNER)
     return league
@@ -84,10 +82,7 @@ def league_update_rules(
     league.rules = ruleset.to_dict()
     fields = ["rules"]
     if name is not None:
-        clean = " ".join(name.split())
-        if not clean:
-            raise LeagueError(_("Give the league a name."))
-        league.name = clean
+        league.name = _league_name(name)
         fields.append("name")
     league.save(update_fields=fields)
     return league
