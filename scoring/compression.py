@@ -34,20 +34,8 @@ SECRET_ARGUMENTS = frozenset({"token", "uidb64"})
 
 
 def mark_secret(request: HttpRequest) -> None:
-    """This response shows a secret link: it is never compressed."""
+    """This response shows a secret link (module docstring)."""
     setattr(request, SECRET_ATTRIBUTE, True)
-
-
-def reached_by_secret(request: HttpRequest) -> bool:
-    match = getattr(request, "resolver_match", None)
-    return match is not None and not SECRET_ARGUMENTS.isdisjoint(match.kwargs)
-
-
-def compressible(request: HttpRequest) -> bool:
-    """Whether the response may be compressed (module docstring)."""
-    if reached_by_secret(request):
-        return False
-    return not getattr(request, SECRET_ATTRIBUTE, False) or not request.META.get("QUERY_STRING")
 
 
 class SafeGZipMiddleware(GZipMiddleware):
@@ -55,6 +43,9 @@ class SafeGZipMiddleware(GZipMiddleware):
     from the size of the response (module docstring)."""
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase):
-        if not compressible(request):
-            return response
+        match = getattr(request, "resolver_match", None)
+        if match is not None and not SECRET_ARGUMENTS.isdisjoint(match.kwargs):
+            return response  # reached by a secret link
+        if getattr(request, SECRET_ATTRIBUTE, False) and request.META.get("QUERY_STRING"):
+            return response  # draws one, beside a query string an attacker may choose
         return super().process_response(request, response)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import names
 from scoring.modes import SHAPES, Mode
-from scoring.rules import DEAL_TOTAL, Ruleset
+from scoring.rules import DEAL_TOTAL, PRESETS, InvalidRuleset, Ruleset
 
 #: The longest player name, and the longest league name (the columns' lengths).
 MAX_NAME = 40
@@ -90,6 +90,14 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league_detail", args=[self.pk])
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """Its default house rules (the classic ones where stored rules no longer parse)."""
+        try:
+            return Ruleset.from_dict(self.rules)
+        except InvalidRuleset:
+            return PRESETS["classic"]
 
 
 class Membership(models.Model):

@@ -23,7 +23,6 @@ Here rather than in ``leagues``: the table's writes fold, and ``table`` imports 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -117,14 +116,6 @@ def _pending(league_id: int, until: tuple) -> QuerySet[Seat]:
     return seats
 
 
-def _pending_seats(seats: QuerySet[Seat]) -> Iterator[tuple]:
-    return (
-        seats.order_by("series__finished_at", "series_id", "position")
-        .values_list(*SEAT_ROW)
-        .iterator(chunk_size=WRITE_BATCH)
-    )
-
-
 @transaction.atomic
 def totals_fold(*, league_id: int) -> int:
     """Fold the league's finished series after its ``totals_until`` mark into running totals;
@@ -148,9 +139,9 @@ def _fold(league: League, until: tuple) -> int:
     last: Position | None = None
     # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
     numbers: dict[str | None, int] = {}
-    for (series_id, finished_at), group in groupby(
-        _pending_seats(pending), key=lambda row: row[:2]
-    ):
+    ordered = pending.order_by("series__finished_at", "series_id", "position")
+    rows = ordered.values_list(*SEAT_ROW).iterator(chunk_size=WRITE_BATCH)
+    for (series_id, finished_at), group in groupby(rows, key=lambda row: row[:2]):
         seats = list(group)
         _id, _at, mode, ruleset, eggs = seats[0][:5]
         text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else repr(ruleset)

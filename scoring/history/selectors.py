@@ -112,16 +112,11 @@ def history_page(
     )
 
 
-def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
-    """The home page's list: in progress first, then the newest."""
-    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
-    return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
-
-
 def home_context(request: HttpRequest) -> dict[str, object]:
-    """The home page's games, and the newest of them: "Back to the game" while it is on, "Same
-    table again" once it is over."""
-    recent = recent_series(request)
+    """The home page's games (in progress first, then the newest), and the newest of them: "Back
+    to the game" while it is on, "Same table again" once it is over."""
+    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
+    recent = series_rows(queryset.values_list(*ROW_FIELDS)[:20])
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     return {"recent": recent, "newest": newest}
 

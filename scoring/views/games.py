@@ -104,8 +104,7 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
     if again is not None:
         initial, league = again
     elif league is not None:
-        ruleset = rules.Ruleset.from_dict(league.rules)
-        initial = {"preset": ruleset.preset_name or "custom", **ruleset.to_dict()}
+        initial = SeriesForm.rules_initial(league.ruleset)
     known = selectors.known_players(request) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)

@@ -245,7 +245,7 @@ def league_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error: str):
-    form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+    form = LeagueForm(initial=LeagueForm.initial_for(league.name, league.ruleset))
     context = {"league": league, "form": form, "error": error, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=UNPROCESSABLE)
 
@@ -346,16 +346,9 @@ def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
             return redirect(league)
         status = UNPROCESSABLE
     else:
-        form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+        form = LeagueForm(initial=LeagueForm.initial_for(league.name, league.ruleset))
     context = {"league": league, "form": form, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=status)
-
-
-def _league_rules(league: League) -> rules.Ruleset:
-    try:
-        return rules.Ruleset.from_dict(league.rules)
-    except rules.InvalidRuleset:
-        return rules.PRESETS["classic"]
 
 
 @login_required
