@@ -1,15 +1,9 @@
 """Who may see and score a series or a league, checked on every view that touches one.
 
-A league's series are open to its members by role. A quick game (no league) is open to whoever
-holds one of its links: the score link lets them record deals, the watch link only look. Holding
-a link is remembered in the session together with the token itself, so revoking a link (a new
-token) shuts out everyone who came through the old one at once.
-
-Only a game's creator manages it (renews its links, moves it into a league): for a quick game the
-browser that started it (remembered in its session, like the links) or the account that started
-it; for a league's game its owners and scorers. Holding the score link lets you score, nothing
-more: otherwise anyone it was shared with could renew the links and lock out the whole table,
-the creator included.
+A quick game is open to whoever holds one of its links (score or watch), remembered in the
+session with the token itself, so renewing a link shuts out everyone who came through the old
+one at once. Only a game's creator manages it (renews its links, moves it into a league): a
+score link's holder who could renew the links could lock out the whole table, creator included.
 """
 
 from __future__ import annotations
@@ -33,10 +27,8 @@ WATCH = "watch"
 
 
 class LinkRenewed(Http404):
-    """This browser holds a link to the series that is no longer its link: it was renewed.
-
-    A 404 like any other for code that does not ask; the table's pages tell the person what
-    happened instead. Only a browser that once held a link of this series gets it."""
+    """This browser held a link to the series that was renewed since: a 404 for code that does
+    not ask; the table's pages say what happened."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +64,9 @@ def held_link(request: HttpRequest, series: Series) -> str | None:
 
 
 def remember_link(request: HttpRequest, series: Series, token: str | None) -> None:
-    """Remember in this browser's session that it holds ``token`` for ``series``.
-
-    Never a watch link over the score link this browser holds already (a watch link opened
-    later, or a rematch followed from a watching phone, must not take scoring away); the session
-    is written only when something changes, so a poll that remembers nothing new costs nothing.
-    """
+    """Remember that this browser holds ``token`` for ``series``; never a watch link over its score
+    link (a rematch followed from a watching phone must not take scoring away). The session is
+    written only on a change: a poll that remembers nothing new costs nothing."""
     links = request.session.get(SESSION_LINKS, {})
     held = links.get(str(series.pk))
     if held == token or (held == series.score_token and token == series.watch_token):
@@ -226,11 +215,9 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
 def league_for(
     request: HttpRequest, league_id: int, *roles: str, write: bool | None = None
 ) -> tuple[League, str]:
-    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``.
-
-    A write (by default: a POST) to an archived league is refused with a 403 that says why;
-    ``write=False`` for the few that an archived league allows (restore, delete, leave).
-    """
+    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``,
+    and for a write (by default a POST) to an archived league; ``write=False`` for the few an
+    archived league allows (restore, delete, leave)."""
     role, archived = _membership(request, league_id)
     if role is None:
         raise Http404("No such league.")

@@ -1,11 +1,8 @@
 """The Django admin, for whoever runs the site (``settings.ADMIN_URL``): read-mostly.
 
-Series, seats, deals, their audit trail, players, memberships, standings snapshots, league
-events and exports can only be looked at here: their writes go through the services, which keep
-the derived totals, the standings and the audit trail right (``has_add/change/delete_permission``
-are False for everyone, superusers included). What an operator may do: deactivate (or
-reactivate) an account, clear locked-out logins (django-axes' own admin: delete the access
-attempts), and hand a league to another of its members (``leagues.services.ownership_assign``).
+Series, deals, players and the rest are only looked at: their writes go through the services,
+which keep totals, standings and the audit trail right. An operator may deactivate an account,
+clear locked-out logins (django-axes' admin) and hand a league to another member.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""The language a person reads the site in: per browser (Django's language cookie) and, for an
-account, per user (``AccountSettings.language``), which a log-in brings to a new browser.
-
-The first visit follows the browser's Accept-Language (LocaleMiddleware); the picker on every
-page (Django's ``set_language``, through ``views.accounts.language_set``) overrides it.
-"""
+"""The language a person reads the site in: per browser (Django's language cookie, the first
+visit following Accept-Language) and, for an account, ``AccountSettings.language``, which a
+log-in brings to a new browser."""
 
 from __future__ import annotations
 

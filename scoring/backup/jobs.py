@@ -1,24 +1,14 @@
 """Exports made off the request: a history as JSON or CSV, and an account's own data.
 
-A whole league's JSON is tens of megabytes and takes seconds to write; written by the request, it
-held a web worker for as long and was cut off at the worker's timeout. So a request only asks
-(``export_request``): what it may see is written down then (``history_scope``), an ``Export`` row
-is made and a task queued with Django's tasks framework (the django-tasks backport, its database
-backend: ``manage.py db_worker`` runs the tasks, one at a time, beside the web servers). The
-task writes the whole document, gzipped, to a temporary file and only then into the exports
-storage, so a file there is always whole (a JSON ends with ``"complete": true``, a CSV with its
-end line). The page of the export refreshes itself until the file is there; only who asked may
-have it (``exports_held``), as it is kept to a browser that takes gzip, else unpacked on the way,
-its length said either way; ``KEEP`` after it is done the file and its row are gone.
-
-Limits (``export_refusal``): one export at a time per person (an account, or a browser's session
-without one) and ``PER_ADDRESS`` at a time from one network (``clients.client_network``) for
-requests without an account, which can make a new session at will.
-
-A whole league (its club nights and change log beside its series, what ``import_history``
-restores as the league) is written only for its owners: the owner is the one who can move or
-restore a league, and its change log names members' accounts. Other members get the series they
-see, as on the pages.
+A whole league's JSON is tens of megabytes: written by the request, it held a web worker for
+seconds and was cut off at the worker's timeout. So a request only asks: what it may see is
+written down (``history_scope``), an ``Export`` row made and a task queued (django-tasks'
+database backend, run by ``manage.py db_worker``). The task writes the whole document, gzipped,
+aside and only then into the exports storage, so a file there is always whole; it goes ``KEEP``
+after. One export at a time per person, and ``PER_ADDRESS`` per network without an account
+(which can make a new session at will). A league is written whole (with its club nights and
+change log) only for its owners: they can move or restore it, and the change log names
+members' accounts.
 """
 
 from __future__ import annotations

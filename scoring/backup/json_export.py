@@ -1,24 +1,12 @@
 """The JSON export: a backup that ``json_import`` restores exactly.
 
-The document (``"format": "kozel-scores"``, ``"version": 3``) holds leagues, players, series
-with their seats, deals and audit events, club nights with their rounds and tables, the leagues'
-change logs, and the usernames they mention, with ids and timestamps as stored. It is written
-one series (club night, change) per line, in id order, keys sorted, so the same data always
-gives the same bytes and a diff of two backups reads well. It is streamed in pages of ``BATCH``
-rows (plain values, constant memory) and ends with ``"complete": true`` and the number of
-series: a document cut short is refused by the import, never taken for a backup.
-
-A league's club nights and change log (and its players who never sat at a table) go with its
-whole history only: when the export holds every series of the league (a backup, an owner's
-unfiltered download), not when it holds some of them (one series, a filtered history, a score
-link's holder), since a club night's tables and a merge's seats are series of the league. The
-web's downloads write a league whole for its owners only (``whole``; ``backup.jobs`` says why).
-
-Secrets (a series' score and watch tokens, a league's invite and share tokens, a club night's
-share token, and who belongs to a league) go into the document only when ``secrets=True``: the
-management command writes them so that a restored backup keeps every shared link working; the
-web export never does, since a watcher must not learn the scoring link from a download.
-Importing a document without them gives the series new links (and a club night no public link).
+One series (club night, change) per line, in id order, keys sorted, so the same data gives the
+same bytes and two backups diff well; streamed in pages of plain values, constant memory; ended
+by ``"complete": true``, without which the import refuses a document cut short. A league's club
+nights and change log go only with its whole history (a club night's tables and a merge's seats
+are its series). Secrets (links' tokens, memberships) only with ``secrets=True``, which the
+management command writes so a restored backup keeps every link working: a watcher must not
+learn the scoring link from the web's download.
 """
 
 from __future__ import annotations
@@ -233,11 +221,8 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
 
 
 def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
-    """The club nights ``ids`` with their rounds and tables, in id order: three queries.
-
-    Players are named as everywhere in the document, by their ids (``present``, ``plan``,
-    ``out``), and a table by its series' id.
-    """
+    """The club nights ``ids`` with their rounds and tables, in id order, in three queries;
+    players named by their ids, a table by its series' id."""
     username = get_user_model().USERNAME_FIELD
     rows = (
         Event.objects.filter(pk__in=ids)
@@ -315,12 +300,9 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
 
 
 def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
-    """The league changes ``ids`` (``LeagueEvent``), in id order.
-
-    What an undo needs is kept in the document's own terms: a merge's moved seats as
-    ``[series, position]`` (seat ids are not kept by an import) and its merged player's account
-    as a username; players are named by their ids as everywhere in the document.
-    """
+    """The league changes ``ids`` in id order, what an undo needs in the document's own terms: a
+    merge's moved seats as ``[series, position]`` (an import gives seats new ids), its merged
+    player's account as a username."""
     user_model = get_user_model()
     username = user_model.USERNAME_FIELD
     rows = list(
@@ -404,11 +386,8 @@ def _row_usernames(data: dict[str, Any]) -> set[str]:
 def export_json(
     series: QuerySet[Series], *, secrets: bool = False, whole: QuerySet[League] | None = None
 ) -> Iterator[str]:
-    """The JSON document of ``series``, in pieces to stream: one series per line.
-
-    ``whole``: the leagues that may be written whole (with their club nights and change log)
-    when the export holds all their series; None, any such league.
-    """
+    """The JSON document of ``series``, in pieces to stream. ``whole``: the leagues that may be
+    written whole when the export holds all their series (None: any)."""
     ids = series.values("pk")
     player_ids = Seat.objects.filter(series__in=ids).values("player_id")
     leagues = League.objects.filter(

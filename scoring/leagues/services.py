@@ -1,10 +1,6 @@
 """Writes for leagues: create, house rules, invites, members and roles, share links, moving a
-quick game in, archive and delete (a league's players: ``leagues.players``).
-
-Every function is one transaction and checks the league's invariants itself (a league always
-keeps an owner), so a view only has to decide who may call it. Refusals raise ``LeagueError``
-with a message a player understands; nothing changes then.
-"""
+quick game in, archive and delete. Each is one transaction that keeps the league's invariants
+itself (a league always keeps an owner) and refuses with ``LeagueError``, changing nothing."""
 
 from __future__ import annotations
 
@@ -210,13 +206,9 @@ def _unlink_players(league: League, user_id: int) -> None:
 
 @transaction.atomic
 def series_move_to_league(*, series: Series, league: League, user: User) -> Series:
-    """Move a quick game into a league where ``user`` scores, matching players by name.
-
-    Only the game's creator may do it (``access.series_access`` says who; the view checks). Each
-    seat's player becomes the league's player of the same name, created if the league has none.
-    Both links are renewed: a league's games are open to its members by role, so whoever the
-    quick game's links were shared with (to score or to watch) loses access with the move.
-    """
+    """Move a quick game into a league where ``user`` scores, each seat's player becoming the
+    league's player of that name. Both links are renewed: whoever they were shared with loses
+    access, the league's games being open to its members by role."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.league_id is not None:
         raise LeagueError(_("This series already belongs to a league."))

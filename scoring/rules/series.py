@@ -124,10 +124,8 @@ class Series:
         self._outcomes: list[DealOutcome] = []
 
     def add(self, deal: Deal | Sequence[int]) -> DealOutcome:
-        """Score the next deal; raise ``InvalidDeal`` (naming the deal) if it cannot be added.
-
-        ``deal`` is a ``Deal`` or just its points. Nothing changes when a deal is refused.
-        """
+        """Score the next deal (a ``Deal`` or its points); a refused deal raises ``InvalidDeal``
+        naming it and changes nothing."""
         outcomes = self._outcomes
         number = len(outcomes) + 1
         if type(deal) is not Deal and not isinstance(deal, Deal):
@@ -256,13 +254,9 @@ def replay(
     *,
     rules: Ruleset = CLASSIC,
 ) -> SeriesState:
-    """The state of a series after ``deals``, scored one by one from the start.
-
-    ``sides`` is the number of sides (2 or 3) or a sequence with one entry per side. A deal may
-    be a ``Deal`` or just its points. Raises ``InvalidDeal`` naming the first deal that cannot be
-    added (bad input, the wrong number of sides, or a deal after the series is over), and
-    ``InvalidDeal`` too when ``sides`` is not two or three sides or ``deals`` cannot be iterated.
-    """
+    """The state of a series after ``deals`` (each a ``Deal`` or its points), scored from the
+    start; ``sides`` is 2, 3 or a sequence with one entry per side. Raises ``InvalidDeal``
+    naming the first deal that cannot be added, or for sides or deals it cannot read."""
     series = Series(_side_count(sides), rules=rules)
     try:
         deals = iter(deals)

@@ -1,9 +1,5 @@
-"""Downloads made off the request (``scoring.backup.jobs``): asking for one, its page, its file.
-
-A history or account download is asked for with a POST (a GET shows the button: asking writes),
-answered with a redirect to the export's page, which refreshes itself (htmx, or a meta refresh
-without JavaScript) until the file is there, then links to it.
-"""
+"""Downloads made off the request (``scoring.backup.jobs``): asking for one (a POST: asking
+writes), its page, which refreshes itself until the file is there, and its file."""
 
 from __future__ import annotations
 

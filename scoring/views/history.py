@@ -1,11 +1,8 @@
 """History pages: past series, a series' score sheet, a player's record, and exports.
 
-Every page starts from the series the request may see (``table.selectors.visible_series``: the
-user's leagues and the quick games this browser holds a link for), or for a player's page from
-what the request may see of that player (``history.selectors.player_scope``). A league's public
-pages list its series with ``leagues.selectors.series_page`` instead (``views/leagues.py``).
-Every page costs the same number of queries whatever the size of the history. A history's
-downloads are made off the request (``views.exports``); a single series' are made at once.
+Every page starts from what the request may see (``table.selectors.visible_series``, or
+``history.selectors.player_scope`` for a player) and costs the same queries whatever the size of
+the history. A history's downloads are made off the request (``views.exports``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Leagues: the list, a new league, a league's page, its members (roles, invites, ownership),
-settings (name, house rules, the public share link), archive and delete, and moving a quick game
-into a league. Standings: ``views/standings.py``; players and changes: ``views/league_players.py``.
-
-Every league page wants a logged-in member: an anonymous visitor is sent to log in, an outsider
-gets 404, a role too small for the action gets 403 (``access.league_for``). A change the league
-refuses (``LeagueError``) answers 422 with the reason and changes nothing.
-"""
+settings (name, house rules, the public link), archive and delete, and moving a quick game in.
+Outsiders get 404, a role too small 403 (``access.league_for``); a refused change 422."""
 
 from __future__ import annotations
 
