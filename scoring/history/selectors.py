@@ -14,7 +14,7 @@ from scoring.collation import sorted_by_name
 from scoring.days import day_start, next_day_start
 from scoring.history.forms import FINISHED, PLAYING
 from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
-from scoring.models import League, Membership, Player, Seat, Series
+from scoring.models import EventTable, League, Membership, Player, Seat, Series
 from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings
 from scoring.table import selectors
 
@@ -109,7 +109,10 @@ def home_context(request: HttpRequest) -> dict[str, object]:
     queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
     recent = series_rows(queryset.values_list(*ROW_FIELDS)[:20])
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
-    return {"recent": recent, "newest": newest}
+    # A club night's game is played again only in the evening's next round: never "Same table
+    # again" for one.
+    again = newest is not None and not EventTable.objects.filter(series_id=newest.pk).exists()
+    return {"recent": recent, "newest": newest, "again": again}
 
 
 def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:

@@ -178,7 +178,15 @@ async function keep(form, deal, key, taken) {
   announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
   const first = form.querySelector("input[data-points]");
   const typing = document.activeElement && document.activeElement.matches("input") && form.contains(document.activeElement);
-  if (first && !typing) first.focus();
+  if (first && !typing) {
+    // The totals and the deals waiting in view, just below the status line that sticks to
+    // the top of the screen; the keyboard back in the first field for the next deal.
+    first.focus({ preventScroll: true });
+    const scoreboard = document.getElementById("scoreboard");
+    const line = document.getElementById("net-status");
+    const above = line && !line.hidden ? line.getBoundingClientRect().height : 0;
+    if (scoreboard) window.scrollBy(0, scoreboard.getBoundingClientRect().top - above);
+  }
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.ready.then((r) => r.sync && r.sync.register("kozel-deals")).catch(() => {});
   }

@@ -331,6 +331,7 @@ def test_five_deals_offline_are_kept_scored_and_saved_once(tab):
 
     tab.context.set_offline(False)
     expect(status(page)).to_have_text("Back online: every waiting deal is saved.")
+    expect(status(page)).to_be_hidden(timeout=8_000)  # said, then let go
     expect(page.locator(".waiting")).to_have_count(0)
     expect(page.locator("table.deals tbody th")).to_have_text(["5", "4", "3", "2", "1"])
     expect(page.locator(".sides .side-total")).to_have_text(expected_totals(FIVE))
@@ -749,3 +750,54 @@ def test_deals_waiting_when_the_score_link_is_renewed_stay_until_the_new_link_is
     expect(page.locator("table.deals tbody th")).to_have_text(["2", "1"])
     assert [deal.points[:2] for deal in series.deals.order_by("number")] == [(70, 50), (40, 80)]
     forgive_offline(tab)
+
+
+def test_the_status_line_never_covers_the_board_it_speaks_of(tab):
+    """With deals waiting, the status line sticks to the top of the screen: the board is
+    scrolled just below it, so the totals and the waiting deals stay in view (issue #25)."""
+    series = start_series()
+    page = kept_game(tab, series)
+    tab.context.set_offline(True)
+    for points in ("70", "40", "100"):
+        enter_deal(page, points)
+    expect(page.locator(".waiting li")).to_have_count(3)
+    line = status(page).bounding_box()
+    sides = page.locator(".sides").bounding_box()
+    assert line is not None and sides is not None
+    assert sides["y"] >= line["y"] + line["height"] - 1, (line, sides)
+    tab.context.set_offline(False)
+    expect(page.locator(".waiting")).to_have_count(0)
+    forgive_offline(tab)
+
+
+def test_changing_a_saved_deal_offline_says_why_until_the_phone_is_back(tab):
+    """Offline, Edit says it needs the network, and the board's failing asking does not replace
+    that with "No connection" a moment later (issue #25)."""
+    from tests.helpers import play_deals
+
+    series = play_deals(start_series(), [(70, 50)])
+    page = kept_game(tab, series)
+    page.locator("form.deal-form input[data-points]").first.fill("5")  # the offline module
+    page.wait_for_timeout(500)
+    tab.context.set_offline(True)
+    page.get_by_role("link", name="Edit deal 1").click()
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    page.wait_for_timeout(4_500)  # the board asks twice meanwhile, and fails
+    expect(status(page)).to_have_text(NEEDS_NETWORK)
+    tab.context.set_offline(False)
+    expect(status(page)).to_be_hidden()
+    forgive_offline(tab)
+
+
+def test_the_tab_says_the_score_after_a_deal_here_or_on_another_phone(tab):
+    """A phone's tab (and its place in the phone's list of apps) names the score as it is."""
+    from tests.helpers import record
+
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    expect(page).to_have_title("Anna & Vera 0 : Boris & Gleb 0 · Kozel")
+    enter_deal(page, "100")  # Boris & Gleb +4
+    expect(page).to_have_title("Anna & Vera 0 : Boris & Gleb 4 · Kozel")
+    record(series, (20, 100))  # another phone: Anna & Vera +4
+    expect(page).to_have_title("Anna & Vera 4 : Boris & Gleb 4 · Kozel")

@@ -218,3 +218,15 @@ def test_a_tables_state_follows_its_series_and_its_round(league):
     assert state_of(series, round_over=False, now=later) is TableState.LAST_DEAL
     assert TableState.LAST_DEAL.playing and not TableState.CLOSED.playing
     assert state_of(series, round_over=True, now=now) is TableState.SCORED
+
+
+def test_a_club_nights_game_is_never_offered_as_the_same_table_again(league, owner):
+    """The evening moves its players on: its finished game is no line-up to play again."""
+    from tests.helpers import play_out
+
+    event = make_event(league, 8)
+    for table in EventTable.objects.filter(round__event=event):
+        play_out(table.series)
+    home = html(logged_in(owner).get("/"))
+    assert "Same table again" not in home
+    assert "?again=" not in home

@@ -1237,3 +1237,16 @@ def test_the_change_log_names_the_creators_phone_and_a_shared_link_apart(quick_s
     assert events == ["creator", "score link"]
     sheet = html(creator.get(url(quick_series, "sheet/")))
     assert "the game&#x27;s creator" in sheet and "score link" in sheet
+
+
+def test_every_board_carries_a_one_time_key_of_its_own(quick_series):
+    """Two phones, or one phone asking twice, never get the same deal form key: each form's deal
+    is recorded once, whichever is sent first."""
+    client = client_with_link(quick_series)
+    pages = [client.get(url(quick_series)), client.get(url(quick_series), headers=HTMX)]
+    keys = {entry_key(page) for page in pages}
+    assert len(keys) == 2
+    for page in pages:
+        posted = client.post(url(quick_series, "deals/"), deal_data(page, points_0="70"))
+        assert posted.status_code in (302, 409)
+    assert Deal.objects.filter(series=quick_series).count() == 1
