@@ -44,7 +44,7 @@ admin.site.site_header = gettext_lazy("Kozel: operations")
 admin.site.site_title = gettext_lazy("Kozel admin")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnly:
     """Looked at, never written: no add, change or delete, whoever asks."""
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -57,17 +57,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
-    """Rows shown under another model's page, never written there."""
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
 
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):

@@ -36,6 +36,7 @@ from scoring import privacy
 from scoring.backup.csv_export import BOM, history_csv
 from scoring.backup.json_export import export_json
 from scoring.clients import client_network
+from scoring.history.forms import HistoryFilterForm
 from scoring.history.selectors import history_filter
 from scoring.models import Export, League, Membership, Role, Series, exports_storage
 from scoring.table.selectors import visible_series
@@ -50,8 +51,6 @@ PER_ADDRESS = 3
 #: The browser's own exports, for a visitor without an account (newest last).
 SESSION_EXPORTS = "exports"
 REMEMBERED = 20
-#: The history filters an export keeps (the page cursors are not filters).
-FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
 DATES = ("start", "end")
 
 WAITING, RUNNING, DONE, FAILED = "waiting", "running", "done", "failed"
@@ -135,7 +134,7 @@ def history_scope(request: HttpRequest, filters: dict[str, Any]) -> dict[str, An
         "filters": {
             name: value.isoformat() if isinstance(value, date) else value
             for name, value in filters.items()
-            if name in FILTERS and value not in (None, "")
+            if name in HistoryFilterForm.FILTERS and value not in (None, "")
         },
         "language": translation.get_language(),
     }

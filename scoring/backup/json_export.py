@@ -177,26 +177,14 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "deals": [
                 {
                     "number": number,
-                    "points": [p0, p1, p2],
-                    "tricks": [t0, t1, t2],
-                    "created_at": when(created_at),
-                    "updated_at": when(updated_at),
-                    "recorded_by": recorded_by,
-                    "entry_key": _uuid(entry_key),
+                    "points": cards[:3],
+                    "tricks": cards[3:],
+                    "created_at": when(made),
+                    "updated_at": when(changed),
+                    "recorded_by": recorder,
+                    "entry_key": _uuid(key),
                 }
-                for (
-                    number,
-                    p0,
-                    p1,
-                    p2,
-                    t0,
-                    t1,
-                    t2,
-                    created_at,
-                    updated_at,
-                    recorded_by,
-                    entry_key,
-                ) in deals.get(pk, ())
+                for number, *cards, made, changed, recorder, key in deals.get(pk, ())
             ],
             "events": [
                 {
@@ -206,13 +194,11 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
                     "after": after,
                     "actor": actor,
                     "via": via,
-                    "created_at": when(created_at),
+                    "created_at": when(at),
                     # A removed deal's key: its form stays spent in the restored database too.
-                    "entry_key": _uuid(entry_key),
+                    "entry_key": _uuid(key),
                 }
-                for number, action, before, after, actor, via, created_at, entry_key in events.get(
-                    pk, ()
-                )
+                for number, action, before, after, actor, via, at, key in events.get(pk, ())
             ],
         }
         if secrets:
