@@ -1,10 +1,8 @@
-"""Stored data: leagues and their members, players, series with their seats, deals and events.
+"""Stored data: a module per idea, every model imported here.
 
 What is derived from the deals (totals, who is out, the goat, the winner, each seat's deal
-figures) is decided by the engine's ``replay`` and stored on ``Series`` and ``Seat`` only so that
-list pages, standings and player records can filter and count without replaying;
-``services.series_refresh`` rewrites it in the same transaction as every change of a deal, so it
-never disagrees with a replay.
+figures) is stored on ``Series`` and ``Seat`` only so that lists, standings and records count
+without replaying; ``table.services.series_refresh`` rewrites it with every change of a deal.
 """
 
 from scoring.models.accounts import AccountSettings, Export, exports_storage

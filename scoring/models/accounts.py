@@ -11,11 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class AccountSettings(models.Model):
-    """What an account keeps beside Django's user: the language its pages speak.
-
-    ``language`` is a code of settings.LANGUAGES, or "" before the account picks one (then the
-    browser's cookie or Accept-Language decides). Written by ``scoring.languages``.
-    """
+    """What an account keeps beside Django's user: the language its pages speak ("" until it
+    picks one: then the browser's cookie or Accept-Language decides)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
@@ -35,13 +32,9 @@ def exports_storage() -> Storage:
 
 
 class Export(models.Model):
-    """A download made by the task worker, not by the request (``scoring.backup.jobs``).
-
-    Only who asked may have it: ``user``, or with none the browser whose session remembers the
-    id. ``scope`` is what the request that asked was allowed to see. The file is there once
-    ``finished_at`` is set (written whole first, so it is never a part), and goes with the row
-    ``jobs.KEEP`` later.
-    """
+    """A download made by the task worker (``scoring.backup.jobs``), for who asked only: ``user``,
+    or with none the browser whose session remembers the id. The file is there once
+    ``finished_at`` is set (written whole first), and goes with the row ``jobs.KEEP`` later."""
 
     class Kind(models.TextChoices):
         HISTORY_JSON = "history-json", _("history as JSON (backup)")

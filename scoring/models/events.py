@@ -14,11 +14,8 @@ from scoring.rules import Ruleset
 
 
 class Event(models.Model):
-    """A club night in a league: present players, rounds seated by a schedule, one leaderboard.
-
-    ``plan`` holds every round's seating (played and to come) as player ids, in
-    ``events.seating``'s shape; the rounds started are ``EventRound`` rows, each table a series.
-    """
+    """A club night in a league: present players, rounds seated by ``plan`` (every round's tables
+    as player ids, ``events.seating``'s shape), one leaderboard."""
 
     class Length(models.TextChoices):
         GOAT = "goat", _("To the goat")

@@ -55,10 +55,8 @@ class League(models.Model):
     #: Bumped by every write that changes a finished series of the league
     #: (``running_totals.results_changed``): a version of its standings, for caches.
     results_version = models.PositiveIntegerField(default=0, editable=False)
-    #: How far the league's ``RunningTotal`` rows are valid: every finished series up to this
-    #: position in the finishing order ``(finished_at, pk)`` has its rows, none after it has
-    #: (None, None: none folded yet). ``results_changed`` moves it back before a changed series;
-    #: ``running_totals.totals_fold`` folds the series after it (in the same write).
+    #: How far its ``RunningTotal`` rows go in the finishing order ``(finished_at, pk)`` (None:
+    #: none yet): ``results_changed`` moves it back before a changed series, ``totals_fold`` on.
     totals_until = models.DateTimeField(null=True, editable=False)
     totals_until_series = models.PositiveBigIntegerField(null=True, editable=False)
     #: The ruleset keys (``rulesets.ruleset_key``) of the series folded: the standings' filter.
@@ -147,11 +145,8 @@ class Player(models.Model):
 
 
 class LeagueEvent(models.Model):
-    """The league's audit trail: who renamed or merged players, archived or restored the league.
-
-    ``data`` keeps what an undo needs (a merge: the merged player as it was and the seats that
-    moved). ``undone_at`` marks a merge taken back; the undo is an event of its own too.
-    """
+    """The league's audit trail: players renamed or merged, the league archived or restored;
+    ``data`` keeps what an undo needs, ``undone_at`` marks a merge taken back."""
 
     class Action(models.TextChoices):
         RENAMED = "renamed", _("player renamed")

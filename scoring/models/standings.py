@@ -9,15 +9,9 @@ from scoring.models.series import Series
 
 
 class RunningTotal(models.Model):
-    """A player's standings right after one finished series of a league, counted from the first.
-
-    One row per seat of every finished league series, folded in finishing order
-    ``(finished_at, series)`` by ``running_totals``: the counts are cumulative over the league's
-    series up to and including this one (``played`` … ``naked``), and over those of the same
-    ruleset (``rules_played`` …); ``mu``, ``sigma``, ``rated`` are the openskill rating after it.
-    Any range of dates costs two index seeks per player: the row at its end minus the row
-    before its start.
-    """
+    """A player's standings right after one finished series of a league (``running_totals``):
+    counts over the league's series up to it (``played`` …) and over its ruleset's
+    (``rules_played`` …), and the rating after it. A range costs two index seeks per player."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="+")
