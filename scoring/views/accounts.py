@@ -26,10 +26,9 @@ from scoring.accounts import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
 from scoring.models import Export
 from scoring.throttle import signed_up, signup_refusal
-from scoring.views import UNPROCESSABLE, LoggedInRequest, exports
+from scoring.views import TOO_MANY, UNPROCESSABLE, LoggedInRequest, exports
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
-TOO_MANY = 429
 
 
 def safe_next(request: HttpRequest) -> str:

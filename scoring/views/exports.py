@@ -19,9 +19,8 @@ from django.views.decorators.http import require_GET
 
 from scoring.backup import jobs
 from scoring.models import Export, exports_storage
-from scoring.views import HtmxHttpRequest
+from scoring.views import TOO_MANY, HtmxHttpRequest
 
-TOO_MANY = 429
 #: Seconds between two looks of an export's page at its export.
 REFRESH = 2
 GZIP = re.compile(r"\bgzip\b")
