@@ -71,12 +71,15 @@ def remember_link(request: HttpRequest, series: Series, token: str | None) -> No
     held = links.get(str(series.pk))
     if held == token or (held == series.score_token and token == series.watch_token):
         return
-    links = dict(links)
-    links.pop(str(series.pk), None)
-    links[str(series.pk)] = token
-    while len(links) > MAX_REMEMBERED:
-        links.pop(next(iter(links)))
-    request.session[SESSION_LINKS] = links
+    _remember(request, SESSION_LINKS, str(series.pk), token)
+
+
+def _remember(request: HttpRequest, key: str, name: str, value: object) -> None:
+    """``name`` → ``value`` in the session's ``key``, newest last, past ``MAX_REMEMBERED``
+    the oldest forgotten."""
+    kept = {old: held for old, held in request.session.get(key, {}).items() if old != name}
+    kept[name] = value
+    request.session[key] = dict(list(kept.items())[-MAX_REMEMBERED:])
 
 
 def followed_link(rematch: Series, link: str) -> str | None:
@@ -99,13 +102,8 @@ def held_tables(request: HttpRequest) -> dict[str, tuple[int, int]]:
 def remember_table(request: HttpRequest, link: EventTableLink) -> None:
     """Remember that this browser is the phone of a club night's table for the evening: it
     scores whichever game the table plays in the round (``series_access``)."""
-    tables = request.session.get(SESSION_TABLES, {})
-    if link.token in tables:
-        return
-    tables = {**tables, link.token: [link.event_id, link.number]}
-    while len(tables) > MAX_REMEMBERED:
-        tables.pop(next(iter(tables)))
-    request.session[SESSION_TABLES] = tables
+    if link.token not in request.session.get(SESSION_TABLES, {}):
+        _remember(request, SESSION_TABLES, link.token, [link.event_id, link.number])
 
 
 def picked_player(request: HttpRequest, event: Event) -> int | None:
@@ -116,10 +114,7 @@ def picked_player(request: HttpRequest, event: Event) -> int | None:
 
 
 def remember_player(request: HttpRequest, event: Event, player_id: int) -> None:
-    picked = {**request.session.get(SESSION_SEATS, {}), str(event.pk): player_id}
-    while len(picked) > MAX_REMEMBERED:
-        picked.pop(next(iter(picked)))
-    request.session[SESSION_SEATS] = picked
+    _remember(request, SESSION_SEATS, str(event.pk), player_id)
 
 
 def _table_phone(request: HttpRequest, series: Series) -> bool:

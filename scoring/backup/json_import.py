@@ -570,18 +570,14 @@ def history_import(document: Any) -> ImportSummary:
 def history_import_text(text: str | bytes) -> ImportSummary:
     try:
         document = json.loads(text)
-    except json.JSONDecodeError as error:
-        if error.pos >= len(error.doc.rstrip()):
+    except (ValueError, RecursionError) as error:  # a JSONDecodeError is a ValueError
+        if isinstance(error, json.JSONDecodeError) and error.pos >= len(error.doc.rstrip()):
             raise ImportRefused(
                 _(
                     "The file ends too early: the export was cut short (an interrupted "
                     "download?). Export it again; nothing was imported."
                 )
             ) from None
-        raise ImportRefused(
-            _("The file is not valid JSON (%(error)s).") % {"error": error}
-        ) from None
-    except (ValueError, RecursionError) as error:
         raise ImportRefused(
             _("The file is not valid JSON (%(error)s).") % {"error": error}
         ) from None
