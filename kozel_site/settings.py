@@ -253,9 +253,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# The languages of the players (the seed rule texts came in Russian, German, Vietnamese, Japanese,
-# Korean and Telugu; Ukrainian beside Russian). The picker names each in itself (Django's
-# name_local); LocaleMiddleware answers a first visit in the browser's Accept-Language.
+# The players' languages (the seed rule texts came in Russian, German, Vietnamese, Japanese,
+# Korean and Telugu; Ukrainian beside Russian).
 LANGUAGES = [
     ("en", _("English")),
     ("ru", _("Russian")),
@@ -345,8 +344,7 @@ CACHES = {
     }
 }
 
-# Work off the request (the exports): Django's tasks framework, queued in the database and run by
-# `manage.py db_worker` beside the web servers, on SQLite and PostgreSQL alike.
+# Work off the request (the exports), queued in the database and run by `manage.py db_worker`.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 # Per hour (scoring.throttle).

@@ -47,7 +47,6 @@ def held_tokens(request: HttpRequest) -> dict[int, str]:
 
 
 def created_series_ids(request: HttpRequest) -> list[int]:
-    """Ids of the quick games this browser started."""
     return list(request.session.get(SESSION_CREATED, []))
 
 

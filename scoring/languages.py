@@ -14,10 +14,8 @@ from scoring.models import AccountSettings
 
 
 def offered() -> list[tuple[str, str]]:
-    """(code, the language's name in itself) of each language of the picker, in settings order.
-
-    NFC: Django writes "Tiếng Việt" decomposed, which compares and searches unlike what people
-    type."""
+    """(code, name in itself) of the picker's languages, in NFC: Django writes "Tiếng Việt"
+    decomposed, which compares and searches unlike what people type."""
     return [
         (code, unicodedata.normalize("NFC", translation.get_language_info(code)["name_local"]))
         for code, _name in settings.LANGUAGES

@@ -156,8 +156,7 @@ def personal_data(user: User) -> dict[str, Any]:
 
 
 def owned_alone(user: User) -> list[League]:
-    """The leagues ``user`` is the only owner of: the account cannot go before they are handed
-    over (or deleted)."""
+    """The leagues ``user`` alone owns: the account cannot go before they are handed over."""
     owned = League.objects.filter(memberships__user=user, memberships__role=Role.OWNER)
     return list(
         owned.annotate(

@@ -42,7 +42,6 @@ def count(kind: str, value: str) -> int:
 
 
 def note(kind: str, value: str) -> None:
-    """``kind`` happened for ``value`` now."""
     now = time.time()
     key = _key(kind, value)
     cache.set(key, [*_recent(key, now), now], WINDOW)

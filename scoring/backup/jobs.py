@@ -81,8 +81,7 @@ def _unfinished() -> QuerySet[Export]:
 
 
 def exports_held(request: HttpRequest) -> QuerySet[Export]:
-    """The exports this request may have: its account's, and those its browser asked for
-    without one (remembered in its session)."""
+    """The exports this request may have: its account's, and those its session asked for."""
     condition = Q(pk__in=request.session.get(SESSION_EXPORTS, []), user__isnull=True)
     user = _user(request)
     if user is not None:
@@ -179,8 +178,6 @@ def export_ask(request: HttpRequest, *, kind: str, scope: dict[str, Any]) -> Exp
 
 @dataclass(frozen=True)
 class ExportState:
-    """What an export's page says about it."""
-
     export: Export
     state: str  # WAITING, RUNNING, DONE or FAILED
     ahead: int = 0  # exports queued before it, while it waits
@@ -219,7 +216,6 @@ def content_type(export: Export) -> str:
 
 
 def _pieces(export: Export) -> Iterable[str]:
-    """The document of ``export``, in pieces."""
     if export.kind == Export.Kind.ACCOUNT:
         if export.user is None:
             raise ValueError(f"export {export.pk}: an account's data needs its account")

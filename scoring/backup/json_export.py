@@ -343,8 +343,7 @@ def _usernames(data: dict[str, Any]) -> set[str]:
 
 
 def whole_leagues(series: QuerySet[Series], leagues: QuerySet[League]) -> QuerySet[League]:
-    """The ``leagues`` every series of which is in ``series``: those whose club nights and
-    change log the export holds."""
+    """The ``leagues`` all of whose series are in ``series``: those the export holds whole."""
     outside = (
         Series.objects.filter(league__isnull=False)
         .exclude(pk__in=series.values("pk"))

@@ -379,7 +379,6 @@ class Importer:
         return seats
 
     def read_events(self, check: Check, pk: int) -> list[tuple[DealEvent, str | None]]:
-        """The series' audit trail."""
         events = []
         for item in check.items("events"):
             inner = Check(item, check.where)

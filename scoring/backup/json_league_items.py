@@ -85,8 +85,7 @@ class LeagueItems:
     def _league_item(
         self, raw: Any, what: str, named: str, seen: set[int]
     ) -> tuple[Check, int, int]:
-        """A league's club night or change: its check (``named`` with its id), id and league,
-        once each id, in a league of the file."""
+        """A league's club night or change: its check, id (once) and league (in the file)."""
         check = Check(raw, what)
         pk = check.integer("id", low=1, high=MAX_ID)
         check = Check(raw, named % {"id": pk})

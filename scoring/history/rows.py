@@ -109,8 +109,7 @@ class SeriesRow:
 
 
 def series_rows(values: Iterable[Sequence[Any]]) -> list[SeriesRow]:
-    """The rows of the series whose ``ROW_FIELDS`` values are given, in that order, with their
-    seats (one query for them all)."""
+    """The rows of the series whose ``ROW_FIELDS`` values are given; their seats in one query."""
     found = list(values)
     seats: dict[int, list[SeatRow]] = {}
     for series_id, name, side, is_goat, is_winner in (

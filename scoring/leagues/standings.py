@@ -164,8 +164,7 @@ def _player_rows(league: League, span: _Range) -> list[list]:
 
 
 def _series_count(league: League, span: _Range) -> int:
-    """The series counted under ``span``: the league's running count at its end minus the one
-    before its start (two seeks)."""
+    """The series counted under ``span``: the running count at its end minus the one before."""
     rows = RunningTotal.objects.filter(league=league)
     field = span.fields()[-1]
     ends = League.objects.filter(pk=league.pk).annotate(
@@ -214,8 +213,7 @@ def _player_order(row: list) -> tuple:
 
 
 def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
-    """The league's best ranked players (all of them with ``everyone``) and best partnerships
-    under ``flt``, from the running totals (which the league's writes keep up to date)."""
+    """The league's best ranked players (all with ``everyone``) and partnerships under ``flt``."""
     span = _Range.of(flt)
     if span is None:
         every, pair_rows, series = [], [], 0
