@@ -234,7 +234,7 @@ class Series:
 
     @property
     def state(self) -> SeriesState:
-        return _new_state(
+        return SeriesState(
             self.rules,
             self._totals,
             self._in_play,
@@ -312,7 +312,8 @@ def _new_outcome(
     totals: tuple[int, ...],
     out: tuple[int, ...],
 ) -> DealOutcome:
-    """``DealOutcome(...)`` without the dataclass ``__init__``'s overhead (the hot path)."""
+    """``DealOutcome(...)`` without the dataclass ``__init__``'s overhead: once per deal, about
+    5 % of the engine's speed (``make bench``)."""
     outcome = _new(DealOutcome)
     _set(outcome, "number", number)
     _set(outcome, "deal", deal)
@@ -323,30 +324,3 @@ def _new_outcome(
     _set(outcome, "totals", totals)
     _set(outcome, "out", out)
     return outcome
-
-
-def _new_state(
-    rules: Ruleset,
-    totals: tuple[int, ...],
-    in_play: tuple[int, ...],
-    out: tuple[int, ...],
-    goats: tuple[int, ...],
-    winner: int | None,
-    finished: bool,
-    eggs: int,
-    multiplier: int,
-    deals: tuple[DealOutcome, ...],
-) -> SeriesState:
-    """``SeriesState(...)`` without the dataclass ``__init__``'s overhead."""
-    state = _new(SeriesState)
-    _set(state, "rules", rules)
-    _set(state, "totals", totals)
-    _set(state, "in_play", in_play)
-    _set(state, "out", out)
-    _set(state, "goats", goats)
-    _set(state, "winner", winner)
-    _set(state, "finished", finished)
-    _set(state, "eggs", eggs)
-    _set(state, "multiplier", multiplier)
-    _set(state, "deals", deals)
-    return state
