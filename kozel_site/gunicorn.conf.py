@@ -1,11 +1,6 @@
-"""gunicorn settings (``gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi``; ``make serve``).
-
-Everything a deployment tunes comes from the environment: ``BIND`` (or ``PORT``),
-``WEB_CONCURRENCY`` workers, ``GUNICORN_THREADS``, ``GUNICORN_TIMEOUT`` and
-``FORWARDED_ALLOW_IPS`` (the proxies trusted to say the request came over HTTPS; the app reads
-the client's address from ``X-Forwarded-For`` after the Django setting ``TRUSTED_PROXY_COUNT``).
-Sessions and the cache live in the database, so any number of workers and servers can share one
-PostgreSQL. The access log leaves out the tokens of secret links (``scoring.redact``).
+"""gunicorn settings (``gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi``; ``make serve``),
+tuned from the environment (docs/DEPLOY.md). The access log leaves out the tokens of secret
+links (``scoring.redact``).
 """
 
 from __future__ import annotations
@@ -31,12 +26,9 @@ preload_app = True
 
 
 def pool_refusal(threads: int, database: Mapping[str, Any]) -> str | None:
-    """Why gunicorn may not run ``threads`` threads per worker on ``database``'s pool (a
-    ``DATABASES`` entry), or None.
-
-    Each thread holds a connection while it answers: with more threads than the pool lends,
-    requests wait for one and fail (PoolTimeout) when the site is busy.
-    """
+    """Why gunicorn may not run ``threads`` threads per worker on ``database``'s pool, or None:
+    each thread holds a connection while it answers, so with more threads than the pool lends,
+    requests wait for one and fail (PoolTimeout) when the site is busy."""
     pool = database.get("OPTIONS", {}).get("pool")
     if not isinstance(pool, dict) or threads <= pool["max_size"]:
         return None

@@ -1,7 +1,4 @@
-"""gunicorn's logger, with the secret tokens of links taken out of the access log.
-
-Set as ``logger_class`` in ``gunicorn.conf.py``; ``scoring.redact`` says what is a secret.
-"""
+"""gunicorn's logger (``logger_class``), with the tokens of secret links out of the access log."""
 
 from __future__ import annotations
 

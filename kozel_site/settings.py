@@ -5,38 +5,7 @@ Development defaults are safe and need nothing installed (SQLite beside the code
 ``ALLOWED_HOSTS`` or a malformed value is a loud error at start-up, so production never runs on a
 development default by accident, and ``manage.py check --deploy --fail-level WARNING`` passes.
 
-Environment variables (production): ``DEBUG=false``, ``SECRET_KEY`` (50+ characters),
-``ALLOWED_HOSTS`` and ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``DATABASE_URL``; optional
-``SECURE_SSL_REDIRECT`` (default true), ``SECURE_PROXY_SSL_HEADER`` (default true: trust the
-proxy's ``X-Forwarded-Proto``), ``SECURE_HSTS_SECONDS`` (default one year),
-``SECURE_HSTS_INCLUDE_SUBDOMAINS``/``SECURE_HSTS_PRELOAD`` (default true), ``SECURE_COOKIES``
-(default true), ``CONN_MAX_AGE``, ``LOG_LEVEL``, ``STATIC_ROOT``. Limits per hour
-(``scoring.throttle``; a network is one IPv4 address or one IPv6 /64): ``QUICK_GAMES_PER_SESSION``
-(default 30) and ``QUICK_GAMES_PER_ADDRESS`` (100) quick games per browser and per network,
-``SIGNUPS_PER_ADDRESS`` (10) accounts per network, ``LEAGUE_GAMES_PER_ACCOUNT`` (30) league games
-per account; failed log-ins (``scoring.logins``): ``AXES_FAILURE_LIMIT`` (5) per username and
-network, ``LOGIN_FAILURES_PER_ACCOUNT`` (20) per account and ``LOGIN_FAILURES_PER_ADDRESS`` (30)
-per network from browsers the account does not know.
-``DATABASE_POOL`` (PostgreSQL: default true, psycopg's connection pool instead of
-``CONN_MAX_AGE``; ``DATABASE_POOL_MIN_SIZE`` 1 and ``DATABASE_POOL_MAX_SIZE`` 4 per process, or
-``GUNICORN_THREADS`` when that is more; ``DATABASE_POOL_TIMEOUT`` 2 seconds a request waits for
-a connection), ``EXPORTS_ROOT`` (where the task worker writes finished exports for the web
-servers to serve; default ``var/exports`` beside the code),
-``SQLITE_SYNCHRONOUS`` (SQLite in WAL mode: NORMAL, the default, or FULL; see below),
-``MINIFY_STATIC`` (default true: our JavaScript and CSS served minified) and ``MINIFIED_ROOT``
-(where the minified copies are made; default: a folder of the temporary one).
-
-``TRUSTED_PROXY_COUNT``: how many reverse proxies in front of the app append the client's address
-to ``X-Forwarded-For`` (default: 1 in production when ``SECURE_PROXY_SSL_HEADER`` trusts a proxy,
-as it does by default; else 0, as in development). The client's address (``scoring.clients``),
-which the failed-login lockout counts by, is read from that header only when it is above 0:
-set it to 0 when nothing stands in front of the app, or clients could claim any address.
-
-Mail: ``EMAIL_HOST`` (SMTP, with ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
-``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``) or another ``EMAIL_BACKEND``. Without either,
-production sends no mail and says on the password-reset page that resetting by e-mail is not
-available here; development prints mail to the console. ``SUPPORT_CONTACT`` (optional): who to
-ask for help with an account (an address, a phone number, a name), shown on those pages.
+Every environment variable, with its default and what it means, is listed in docs/DEPLOY.md.
 """
 
 from __future__ import annotations
@@ -124,9 +93,7 @@ for _origin in CSRF_TRUSTED_ORIGINS:
             f"CSRF_TRUSTED_ORIGINS takes origins like https://kozel.example.org, not {_origin!r}"
         )
 
-# The Django admin, for whoever runs the site, at this path (say "ops-7f3k/"); in development
-# "admin/" by default, in production off unless set. Every write that changes series or deals
-# is impossible there (scoring/admin.py): those go through the services.
+# The Django admin's path for operators (say "ops-7f3k/"); off in production unless set.
 ADMIN_URL = os.environ.get("ADMIN_URL", "admin/" if DEBUG else "").strip().strip("/")
 ADMIN_URL = f"{ADMIN_URL}/" if ADMIN_URL else ""
 
@@ -142,8 +109,6 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "csp",
-    # Django's tasks framework (the backport) with its database backend: work done off the
-    # request by `manage.py db_worker` (the exports, scoring/backup/jobs.py).
     "django_tasks",
     "django_tasks_db",
     "scoring",
@@ -194,8 +159,7 @@ AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_network"
 # A browser that logged in to the account before is capped by scoring.logins, per browser.
 AXES_WHITELIST_CALLABLE = "scoring.logins.known_browser"
-# Per hour, from browsers the account does not know (scoring.logins): failures at one account
-# from anywhere, and failures from one network at any accounts.
+# Per hour, from browsers the account does not know (scoring.logins).
 LOGIN_FAILURES_PER_ACCOUNT = envint("LOGIN_FAILURES_PER_ACCOUNT", 20)
 LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 30)
 
@@ -289,9 +253,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-# The languages of the players (the seed rule texts came in Russian, German, Vietnamese, Japanese,
-# Korean and Telugu; Ukrainian beside Russian). The picker names each in itself (Django's
-# name_local); LocaleMiddleware answers a first visit in the browser's Accept-Language.
+# The players' languages (the seed rule texts came in Russian, German, Vietnamese, Japanese,
+# Korean and Telugu; Ukrainian beside Russian).
 LANGUAGES = [
     ("en", _("English")),
     ("ru", _("Russian")),
@@ -312,8 +275,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Our own JavaScript and CSS served minified wherever static files are served (development, the
-# tests, collectstatic): kozel_site/staticfiles.py. MINIFY_STATIC=false for the sources as written.
+# Our own JavaScript and CSS served minified wherever static files are (kozel_site/staticfiles.py).
 STATICFILES_FINDERS = [
     "kozel_site.staticfiles.MinifyingFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
@@ -382,13 +344,10 @@ CACHES = {
     }
 }
 
-# Work off the request (the exports): Django's tasks framework, queued in the database and run by
-# `manage.py db_worker` beside the web servers, on SQLite and PostgreSQL alike.
+# Work off the request (the exports), queued in the database and run by `manage.py db_worker`.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# Per hour (scoring.throttle): quick games (no account needed) that one browser session and one
-# client network may start, accounts made from one network, league games one account starts
-# with the new-game form (a club night's tables and rematches are not counted).
+# Per hour (scoring.throttle).
 QUICK_GAMES_PER_SESSION = envint("QUICK_GAMES_PER_SESSION", 30)
 QUICK_GAMES_PER_ADDRESS = envint("QUICK_GAMES_PER_ADDRESS", 100)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)

@@ -1,19 +1,13 @@
 """Static files as phones get them, everywhere: our own JavaScript and CSS minified.
 
-``MinifyingFinder`` stands where Django's ``FileSystemFinder`` stood: it finds ``static/``'s
-files, but a ``.js`` or ``.css`` of ours (not an already minified ``*.min.*``) as a minified
-copy, with its comments and spaces gone (rjsmin and rcssmin, which rename and reorder nothing;
-rjsmin squeezes a template literal nested in another's ``${…}``, so ours nest none). A copy is
-made again when its source is newer, under ``MINIFIED_ROOT`` (by default a folder of the
-machine's temporary one). Every way static files are served goes through the finders
-(runserver and the test server, ``collectstatic`` for production), so the browser tests run the
-very files a phone gets, and the scoreboard's first load, the offline module and the rules
-engine included, stays under issue #15's 50 KB (``tests/site/test_page_weight.py``).
-``MINIFY_STATIC=false`` serves the sources as written, for reading them in a debugger.
+``MinifyingFinder`` finds ``static/``'s files as Django's ``FileSystemFinder`` does, but our own
+``.js`` and ``.css`` as minified copies (rjsmin and rcssmin rename and reorder nothing; rjsmin
+squeezes a template literal nested in another's ``${…}``, so ours nest none), made again when
+the source is newer. Every way static files are served goes through the finders, so the browser
+tests run the very files a phone gets (``tests/site/test_page_weight.py``).
 
-``ManifestStorage`` is WhiteNoise's compressed manifest storage with ES module imports
-rewritten to the hashed names (``offline.js`` imports ``kozel-rules.js``): without it, the
-offline module asked for the engine by its plain name, which the service worker never kept.
+``ManifestStorage`` rewrites ES module imports to the hashed names: without it, ``offline.js``
+asked for the engine by its plain name, which the service worker never kept.
 """
 
 from __future__ import annotations

@@ -12,8 +12,7 @@ urlpatterns = [
     path("i18n/setlang/", language_set, name="set_language"),
     path("", include("scoring.urls")),
 ]
-# A request that failed gets the site's own page: "try again in a moment" (503) when the database
-# did not answer, else "something went wrong" (500).
+# The site's own 503 when the database did not answer, else its 500 page.
 handler500 = "scoring.views.errors.server_error"
 
 if settings.ADMIN_URL:

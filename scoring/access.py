@@ -1,15 +1,9 @@
 """Who may see and score a series or a league, checked on every view that touches one.
 
-A league's series are open to its members by role. A quick game (no league) is open to whoever
-holds one of its links: the score link lets them record deals, the watch link only look. Holding
-a link is remembered in the session together with the token itself, so revoking a link (a new
-token) shuts out everyone who came through the old one at once.
-
-Only a game's creator manages it (renews its links, moves it into a league): for a quick game the
-browser that started it (remembered in its session, like the links) or the account that started
-it; for a league's game its owners and scorers. Holding the score link lets you score, nothing
-more: otherwise anyone it was shared with could renew the links and lock out the whole table,
-the creator included.
+A quick game is open to whoever holds one of its links (score or watch), remembered in the
+session with the token itself, so renewing a link shuts out everyone who came through the old
+one at once. Only a game's creator manages it (renews its links, moves it into a league): a
+score link's holder who could renew the links could lock out the whole table, creator included.
 """
 
 from __future__ import annotations
@@ -33,10 +27,8 @@ WATCH = "watch"
 
 
 class LinkRenewed(Http404):
-    """This browser holds a link to the series that is no longer its link: it was renewed.
-
-    A 404 like any other for code that does not ask; the table's pages tell the person what
-    happened instead. Only a browser that once held a link of this series gets it."""
+    """This browser held a link to the series that was renewed since: a 404 for code that does
+    not ask; the table's pages say what happened."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +47,6 @@ def held_tokens(request: HttpRequest) -> dict[int, str]:
 
 
 def created_series_ids(request: HttpRequest) -> list[int]:
-    """Ids of the quick games this browser started."""
     return list(request.session.get(SESSION_CREATED, []))
 
 
@@ -72,22 +63,22 @@ def held_link(request: HttpRequest, series: Series) -> str | None:
 
 
 def remember_link(request: HttpRequest, series: Series, token: str | None) -> None:
-    """Remember in this browser's session that it holds ``token`` for ``series``.
-
-    Never a watch link over the score link this browser holds already (a watch link opened
-    later, or a rematch followed from a watching phone, must not take scoring away); the session
-    is written only when something changes, so a poll that remembers nothing new costs nothing.
-    """
+    """Remember that this browser holds ``token`` for ``series``; never a watch link over its score
+    link (a rematch followed from a watching phone must not take scoring away). The session is
+    written only on a change: a poll that remembers nothing new costs nothing."""
     links = request.session.get(SESSION_LINKS, {})
     held = links.get(str(series.pk))
     if held == token or (held == series.score_token and token == series.watch_token):
         return
-    links = dict(links)
-    links.pop(str(series.pk), None)
-    links[str(series.pk)] = token
-    while len(links) > MAX_REMEMBERED:
-        links.pop(next(iter(links)))
-    request.session[SESSION_LINKS] = links
+    _remember(request, SESSION_LINKS, str(series.pk), token)
+
+
+def _remember(request: HttpRequest, key: str, name: str, value: object) -> None:
+    """``name`` → ``value`` in the session's ``key``, newest last, past ``MAX_REMEMBERED``
+    the oldest forgotten."""
+    kept = {old: held for old, held in request.session.get(key, {}).items() if old != name}
+    kept[name] = value
+    request.session[key] = dict(list(kept.items())[-MAX_REMEMBERED:])
 
 
 def followed_link(rematch: Series, link: str) -> str | None:
@@ -110,13 +101,8 @@ def held_tables(request: HttpRequest) -> dict[str, tuple[int, int]]:
 def remember_table(request: HttpRequest, link: EventTableLink) -> None:
     """Remember that this browser is the phone of a club night's table for the evening: it
     scores whichever game the table plays in the round (``series_access``)."""
-    tables = request.session.get(SESSION_TABLES, {})
-    if link.token in tables:
-        return
-    tables = {**tables, link.token: [link.event_id, link.number]}
-    while len(tables) > MAX_REMEMBERED:
-        tables.pop(next(iter(tables)))
-    request.session[SESSION_TABLES] = tables
+    if link.token not in request.session.get(SESSION_TABLES, {}):
+        _remember(request, SESSION_TABLES, link.token, [link.event_id, link.number])
 
 
 def picked_player(request: HttpRequest, event: Event) -> int | None:
@@ -127,10 +113,7 @@ def picked_player(request: HttpRequest, event: Event) -> int | None:
 
 
 def remember_player(request: HttpRequest, event: Event, player_id: int) -> None:
-    picked = {**request.session.get(SESSION_SEATS, {}), str(event.pk): player_id}
-    while len(picked) > MAX_REMEMBERED:
-        picked.pop(next(iter(picked)))
-    request.session[SESSION_SEATS] = picked
+    _remember(request, SESSION_SEATS, str(event.pk), player_id)
 
 
 def _table_phone(request: HttpRequest, series: Series) -> bool:
@@ -184,13 +167,15 @@ def league_role(request: HttpRequest, league_id: int | None) -> str | None:
     return _membership(request, league_id)[0]
 
 
-def archived_refusal() -> PermissionDenied:
-    return PermissionDenied(
-        _(
-            "This league is archived: it can be read but not changed. "
-            "Its owner can take it out of the archive in Settings."
-        )
+def archived_message() -> str:
+    return _(
+        "This league is archived: it can be read but not changed. "
+        "Its owner can take it out of the archive in Settings."
     )
+
+
+def archived_refusal() -> PermissionDenied:
+    return PermissionDenied(archived_message())
 
 
 def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
@@ -224,11 +209,9 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
 def league_for(
     request: HttpRequest, league_id: int, *roles: str, write: bool | None = None
 ) -> tuple[League, str]:
-    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``.
-
-    A write (by default: a POST) to an archived league is refused with a 403 that says why;
-    ``write=False`` for the few that an archived league allows (restore, delete, leave).
-    """
+    """The league and the user's role in it: 404 for outsiders, 403 for a role not in ``roles``,
+    and for a write (by default a POST) to an archived league; ``write=False`` for the few an
+    archived league allows (restore, delete, leave)."""
     role, archived = _membership(request, league_id)
     if role is None:
         raise Http404("No such league.")

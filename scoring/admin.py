@@ -1,11 +1,8 @@
 """The Django admin, for whoever runs the site (``settings.ADMIN_URL``): read-mostly.
 
-Series, seats, deals, their audit trail, players, memberships, standings snapshots, league
-events and exports can only be looked at here: their writes go through the services, which keep
-the derived totals, the standings and the audit trail right (``has_add/change/delete_permission``
-are False for everyone, superusers included). What an operator may do: deactivate (or
-reactivate) an account, clear locked-out logins (django-axes' own admin: delete the access
-attempts), and hand a league to another of its members (``leagues.services.ownership_assign``).
+Series, deals, players and the rest are only looked at: their writes go through the services,
+which keep totals, standings and the audit trail right. An operator may deactivate an account,
+clear locked-out logins (django-axes' admin) and hand a league to another member.
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ admin.site.site_header = gettext_lazy("Kozel: operations")
 admin.site.site_title = gettext_lazy("Kozel admin")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnly:
     """Looked at, never written: no add, change or delete, whoever asks."""
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -60,17 +57,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
-    """Rows shown under another model's page, never written there."""
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    pass
 
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
     extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnlyInline):

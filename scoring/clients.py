@@ -1,12 +1,9 @@
 """Who sent a request: the client's address, and its network, the same for every check that
 limits by address (the failed-login lockout, the quick games, sign-ups).
 
-Behind a reverse proxy every connection comes from the proxy, so ``REMOTE_ADDR`` is the proxy's
-address for everybody. Each proxy appends the address it got the request from to
-``X-Forwarded-For``; with ``TRUSTED_PROXY_COUNT`` proxies in front of the app, the entry that
-many places from the right is the one the outermost trusted proxy saw, the real client. Entries
-further left are whatever the client wrote itself, and without trusted proxies the whole header
-is: then it is ignored, so nobody can pass for somebody else's address.
+Behind ``TRUSTED_PROXY_COUNT`` proxies, each appending the address it got the request from to
+``X-Forwarded-For``, the entry that many places from the right is the real client's; entries
+further left are whatever the client wrote, and without trusted proxies the header is ignored.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Calendar days as the filters mean them: from midnight to midnight in the current time zone.
-
-A season "from 1 March to 31 March" takes in every moment from the start of 1 March to the
-start of 1 April, wherever the reader is: the history's and the standings' filters both say so.
-"""
+"""Calendar days as the filters mean them: midnight to midnight in the current time zone (a
+season "to 31 March" takes in every moment before the start of 1 April)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,10 @@
 """A realistic league for demos and benchmarks, every deal played through the engine.
 
-``demo_generate`` fills the database with one league ("Demo club"): players with Russian and
-English first names, evenings of series at two to five tables (often a rematch after a rematch),
-every preset of house rules, two teams, three players and duels. Each deal is a random but
-plausible split of the 120 card points (stronger players win more deals) that the engine's
-``Series.add`` accepts; the engine decides when a series is over and everything derived from it.
-A few deals are fixed after a typo or undone, as at a real table, so the audit trail has edits
-and removals too.
-
-The same seed gives the same league (names, dates, deals, events); only the series' score and
-watch links are fresh secrets every time, since a link that can be recomputed from a seed is no
-secret. Rows are written with ``bulk_create`` in batches, with derived fields from
-``table.derived`` (what ``services.series_refresh`` would store) and the generated dates kept.
+Evenings of series at two to five tables (rematches), every preset, every mode; each deal a
+plausible split of the card points (stronger players win more) that the engine accepts, a few
+fixed after a typo or undone so the audit trail has edits and removals. The same seed gives the
+same league, but for the links: one recomputed from a seed is no secret. Rows are written in
+batches with ``table.derived``'s values (what ``series_refresh`` would store) and their dates.
 """
 
 from __future__ import annotations
@@ -42,7 +35,7 @@ from scoring.modes import SHAPES, Mode
 from scoring.names import name_key
 from scoring.running_totals import totals_fold
 from scoring.table.derived import Derived, derived_values, kept_timestamps
-from scoring.table.replays import row_values
+from scoring.table.replays import row_snapshot, row_values
 
 LEAGUE_NAME = "Demo club"
 SEED = 20250301
@@ -183,13 +176,6 @@ def play(
         running.add(deal)  # the engine is the judge: InvalidDeal would stop the generator
         played.append((deal, in_play))
     return played
-
-
-def _snapshot(values: dict) -> dict[str, list]:
-    return {
-        "points": [values[f"points_{side}"] for side in range(3)],
-        "tricks": [values[f"tricks_{side}"] for side in range(3)],
-    }
 
 
 def _typo(rng: random.Random, deal: rules.Deal) -> rules.Deal | None:
@@ -351,11 +337,11 @@ class _League:
         for number, (deal, in_play) in enumerate(played, start=1):
             clock += timedelta(seconds=rng.randint(80, 320))
             values = row_values(deal, in_play)
-            snapshot = _snapshot(values)
+            snapshot = row_snapshot(Deal(**values))
             if rng.random() < 0.015:  # a wrong deal recorded, then undone
                 wrong = _typo(rng, deal)
                 if wrong is not None:
-                    mistake = _snapshot(row_values(wrong, in_play))
+                    mistake = row_snapshot(Deal(**row_values(wrong, in_play)))
                     event(number, DealEvent.Action.RECORDED, clock, after=mistake)
                     clock += timedelta(seconds=rng.randint(5, 40))
                     event(number, DealEvent.Action.REMOVED, clock, before=mistake)
@@ -363,7 +349,7 @@ class _League:
             created = updated = clock
             typo = _typo(rng, deal) if rng.random() < 0.02 else None
             if typo is not None:  # typed with a slip, fixed a little later
-                first = _snapshot(row_values(typo, in_play))
+                first = row_snapshot(Deal(**row_values(typo, in_play)))
                 event(number, DealEvent.Action.RECORDED, created, after=first)
                 updated = created + timedelta(seconds=rng.randint(20, 90))
                 event(number, DealEvent.Action.EDITED, updated, before=first, after=snapshot)
@@ -446,12 +432,8 @@ def demo_generate(
     deal_caps: Sequence[int] | None = None,
 ) -> DemoSummary:
     """Fill the database with a league of ``players`` and ``series`` played through the engine.
-
-    ``max_deals`` stops the season once that many deals are played (the last series is then
-    still in progress); ``deal_caps`` stops the n-th series after ``deal_caps[n]`` deals (a
-    benchmark's small database). Raises ``ValueError`` if a league with this name already
-    exists.
-    """
+    ``max_deals`` ends the season after that many deals (the last series still in progress);
+    ``deal_caps`` stops the n-th series after ``deal_caps[n]`` deals (a benchmark's database)."""
     if League.objects.filter(name=league_name).exists():
         raise ValueError(f"a league named {league_name!r} already exists")
     if players < 4:

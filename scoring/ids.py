@@ -1,11 +1,9 @@
 """Ids read from a request: in its path (``<id:pk>``), in a query or form parameter
 (``id_param``), and the rows a form's field picks by id (``RowsField``).
 
-An id is what ASCII digits spell from 1 to ``models.MAX_ID``. ``str.isdigit()`` is true for "²",
+An id is what ASCII digits spell from 1 to ``models.MAX_ID``: ``str.isdigit()`` is true for "²",
 which ``int()`` refuses; ``int()`` takes "٣" and "０"; and a number beyond 64 bits makes a query
-raise (SQLite's OverflowError) instead of finding nothing. So every id a request names is read
-here, before any query sees it, and what is no id is "not found" (a path) or a clear refusal (a
-parameter, a form's field).
+raise instead of finding nothing. What is no id is "not found" (a path) or a clear refusal.
 """
 
 from __future__ import annotations

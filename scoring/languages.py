@@ -1,9 +1,6 @@
-"""The language a person reads the site in: per browser (Django's language cookie) and, for an
-account, per user (``AccountSettings.language``), which a log-in brings to a new browser.
-
-The first visit follows the browser's Accept-Language (LocaleMiddleware); the picker on every
-page (Django's ``set_language``, through ``views.accounts.language_set``) overrides it.
-"""
+"""The language a person reads the site in: per browser (Django's language cookie, the first
+visit following Accept-Language) and, for an account, ``AccountSettings.language``, which a
+log-in brings to a new browser."""
 
 from __future__ import annotations
 
@@ -17,10 +14,8 @@ from scoring.models import AccountSettings
 
 
 def offered() -> list[tuple[str, str]]:
-    """(code, the language's name in itself) of each language of the picker, in settings order.
-
-    NFC: Django writes "Tiếng Việt" decomposed, which compares and searches unlike what people
-    type."""
+    """(code, name in itself) of the picker's languages, in NFC: Django writes "Tiếng Việt"
+    decomposed, which compares and searches unlike what people type."""
     return [
         (code, unicodedata.normalize("NFC", translation.get_language_info(code)["name_local"]))
         for code, _name in settings.LANGUAGES

@@ -1,21 +1,13 @@
 """Failed log-ins, capped per account and per network without letting a stranger lock a person
 out: browsers an account knows keep getting in.
 
-django-axes (settings) locks a username at one network after ``AXES_FAILURE_LIMIT`` failures in
-an hour; the network is ``clients.client_network``, so the addresses of one IPv6 /64 are one.
-A guesser who spreads over many networks, or over many accounts, gets past that, so two more
-caps count failures per hour (``scoring.throttle``):
-
-- ``LOGIN_FAILURES_PER_ACCOUNT``: failures at one account from browsers it does not know;
-- ``LOGIN_FAILURES_PER_ADDRESS``: failures from one network, whatever the accounts.
-
-Each would let a stranger lock a person out at will, so neither applies to a browser the account
-knows (OWASP's "Slow Down Online Guessing Attacks with Device Cookies"): one that logged in to it
-before, or set its password from a reset link, holds a cookie the site signed naming the browser
-and the accounts it logged in to. Such a browser tries even while its account or its network is
-capped; its own failures at the account are capped instead, as any one client's
-(``AXES_FAILURE_LIMIT``), so a stolen cookie buys no more guesses than anybody has. django-axes
-leaves a known browser to this module (``AXES_WHITELIST_CALLABLE``).
+django-axes locks a username at one network after ``AXES_FAILURE_LIMIT`` failures; a guesser
+spread over many networks or accounts gets past that, so two more caps count failures per hour
+at one account and from one network. Each would let a stranger lock a person out at will, so
+neither applies to a browser the account knows (OWASP's "Slow Down Online Guessing Attacks with
+Device Cookies"): one that logged in to it, or set its password from a reset link, holds a
+signed cookie naming the accounts. Its own failures at the account are capped as any one
+client's (``AXES_FAILURE_LIMIT``), so a stolen cookie buys no more guesses than anybody has.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
 """Request context for logs, a guard against NUL in path tokens, and the load balancer's probe.
 
-Every record written while a request is served names the request.
-
-``RequestContextMiddleware`` gives each request an id (the proxy's ``X-Request-ID`` when it is a
-sane one, else a new one), echoes it in the response, and keeps the request in a context
-variable; ``RequestContextFilter`` copies method, path, user id and request id onto each log
-record, so an error in the logs can be traced to the request, the user and the proxy's log line.
-
-``PathArgumentsMiddleware`` answers 404 for a NUL character in a path argument (ids are read by
-``scoring.ids``).
-
-The path goes in without the token of a secret link, and ``RedactingFormatter`` takes such tokens
-out of the whole line (a message or a traceback may name the path too).
+Each request gets an id (the proxy's ``X-Request-ID`` when sane) that every log record and the
+response carry, so an error can be traced to the request, the user and the proxy's log line;
+the tokens of secret links never reach a log line (``scoring.redact``).
 """
 
 from __future__ import annotations
@@ -111,12 +102,8 @@ class RedactingFormatter(logging.Formatter):
 
 
 class PathArgumentsMiddleware:
-    """404 for a URL whose token cannot name a row, before any view queries with it.
-
-    PostgreSQL refuses a NUL character in a string: a server error in whatever view got it, and
-    no token of ours has one. (An id no database can hold does not match ``<id:pk>``:
-    ``scoring.ids``.)
-    """
+    """404 for a NUL in a path argument, before a view queries with it: PostgreSQL refuses one
+    in a string (a 500), and no token of ours has one."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -1,21 +1,13 @@
 """When two typed names are the same player: the one rule, used wherever names are matched.
 
-A player's name is stored as typed (spaces tidied); what is compared is its key, stored beside
-it (``Player.name_key``) under a unique constraint per league, so the database holds the rule on
-SQLite and PostgreSQL alike (SQLite's ``LOWER`` and ``iexact`` fold ASCII letters only).
-
-The key is the name in Unicode compatibility form (NFKC), case-folded, in that form again: the
-"caseless identifier" matching Unicode recommends. NFKC rather than NFC because names are typed
-on phones whose keyboards produce compatibility variants of the same letters: a Japanese IME's
-half-width ``ﾊﾅ`` and full-width ``ＡＮＮＡ`` are ``ハナ`` and ``ANNA``; a ligature ``ﬁ`` is
-``fi``. The cost, ``Anna²`` being ``Anna2``, is not a real pair of players. Case folding, unlike
-lowering, also makes ``Straße``, ``STRASSE`` and ``STRAẞE`` one name.
-
-Turkish has two i's: dotted ``İ i`` and dotless ``I ı``. Folding without knowing the language
-turns ``İ`` into ``i`` plus a combining dot, and keeps ``ı``, so ``İlker`` and ``ilker``, or
-``IŞIK`` and ``Işık``, would be two players. Here every i is the plain ``i``: a name typed in
-capitals on any keyboard finds the player, and two people whose names differ only in the dot of
-an i are one player (rare enough at one table to be the better mistake).
+A name is stored as typed (spaces tidied) with its key beside it (``Player.name_key``), unique
+per league, so the database holds the rule on SQLite and PostgreSQL alike (SQLite's ``LOWER``
+folds ASCII only). The key is Unicode's "caseless identifier": NFKC, case-folded, NFKC again.
+NFKC because phone keyboards type compatibility variants (a Japanese IME's half-width ``ﾊﾅ`` is
+``ハナ``, ``ＡＮＮＡ`` is ``ANNA``; ``Anna²`` being ``Anna2`` is no real pair of players); case
+folding makes ``Straße`` and ``STRASSE`` one name. Every Turkish i is the plain ``i`` (folding
+keeps ``ı`` and splits ``İ``): a name typed in capitals on any keyboard finds the player, and two
+names differing only in an i's dot are one player, the better mistake at one table.
 """
 
 from __future__ import annotations

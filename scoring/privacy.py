@@ -1,19 +1,9 @@
-"""What the site holds about an account, and deleting an account (the privacy laws' rights of
-access and erasure).
+"""What the site holds about an account, and deleting it (the privacy laws' rights of access
+and erasure).
 
-``personal_data`` is everything stored about the person, as one JSON-ready document: the
-account and its settings (the language), memberships, the players linked to it, the leagues it
-owns, the series and club nights it started, the series it scored in, its changes (deal events
-and league events) and the login records django-axes keeps for its username (logins, failed
-logins, and the failures counting towards a lockout).
-
-``account_delete`` ends every membership and deletes the account; it is refused while the
-account is a league's only owner (ownership is handed over first). What the account did stays
-on the score sheets without it: players keep the name the table typed (``Player.user``,
-``Series.created_by``, ``Deal.recorded_by``, ``DealEvent.actor`` and ``LeagueEvent.actor`` are
-set to nothing, and so is the account's id in the merges of a player linked to it, which an
-undo would have linked again), and the login records of its username and its downloads (the
-files too) are deleted.
+What an account did stays on the score sheets without it: players keep the name the table
+typed; its links from players, series, deals and audit rows, its id in a merge's undo data,
+its login records and its downloads go.
 """
 
 from __future__ import annotations
@@ -166,8 +156,7 @@ def personal_data(user: User) -> dict[str, Any]:
 
 
 def owned_alone(user: User) -> list[League]:
-    """The leagues ``user`` is the only owner of: the account cannot go before they are handed
-    over (or deleted)."""
+    """The leagues ``user`` alone owns: the account cannot go before they are handed over."""
     owned = League.objects.filter(memberships__user=user, memberships__role=Role.OWNER)
     return list(
         owned.annotate(
@@ -185,10 +174,8 @@ def _files_delete(names: list[str]) -> None:
 
 @transaction.atomic
 def account_delete(user: User) -> None:
-    """End the account's memberships and delete it; refused while it is a league's only owner.
-
-    The password is checked by the form: this function trusts its caller.
-    """
+    """End the account's memberships and delete it; refused while it alone owns a league. The
+    password is checked by the form."""
     alone = owned_alone(user)
     if alone:
         raise AccountError(

@@ -1,11 +1,9 @@
 """Skill ratings: openskill's Plackett-Luce model over a league's finished series, in order.
 
-Each series is one match. In two teams of two the partners form a team, so a player's rating
-moves with who they played beside; two and three players are each a team of one (free-for-all).
-A side's rank comes from the stored result: the winner first, the goat(s) last, any other side
-in between by its defeat points (fewer is better; equal totals tie). The series are taken in the
-order they finished, ``(finished_at, pk)``, so the same series always give the same ratings;
-``running_totals`` folds them in, one series at a time, and stores each rating after each series.
+Partners in two teams form a team (a rating moves with who one played beside); two and three
+players are teams of one. A side's rank is the stored result: the winner first, the goats last,
+the rest by defeat points. Series are taken in finishing order ``(finished_at, pk)``, so the
+same series always give the same ratings.
 """
 
 from __future__ import annotations

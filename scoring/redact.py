@@ -1,13 +1,10 @@
 """Secret tokens taken out of what goes into logs: one function for every log line.
 
-A score, watch, invite, public-standings, public club-night, club-night table or password-reset
-link is a key:
-whoever reads it in a log can score the game, see the league or set the account's password. Log
-lines name the path of the request (gunicorn's access log, the request context of the app's own
-records), so the secret parts of such a path (every URL argument that
-``compression.SECRET_ARGUMENTS`` names; a test walks the site's URLs) are replaced by
-``[secret]``, also inside a query string (a login's ``?next=/invite/...``, encoded or not).
-Plain Python, no Django: gunicorn's logger uses it too.
+A score, watch, invite, public, club-night table or password-reset link is a key: whoever reads
+it in a log can score the game, see the league or set the password. So every URL argument that
+``compression.SECRET_ARGUMENTS`` names (a test walks the site's URLs) is replaced by
+``[secret]`` in a path, also inside a query string (``?next=/invite/...``). Plain Python:
+gunicorn's logger uses it too.
 """
 
 from __future__ import annotations

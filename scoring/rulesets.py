@@ -1,10 +1,6 @@
-"""House rules as the site speaks of them: their words, their short keys, and a form's fields.
-
-The rules themselves are the engine's (``scoring.rules``: ``Ruleset``, ``PRESETS``). This module
-is the one place that words them for people (labels, families, the note under a scoreboard),
-names them by a short, stable key ("classic", or a custom one's settings in a row: what the
-standings store and a filter's query string carries; ``ruleset_from_key`` reads one back), and
-reads a preset or custom settings from a form (``HouseRulesForm``).
+"""House rules as the site speaks of them: their words, their short stable keys (what the
+standings store and a filter's query string carries), and a form's fields. The rules themselves
+are the engine's (``scoring.rules``).
 """
 
 from __future__ import annotations
@@ -145,11 +141,8 @@ def ruleset_from_key(key: str) -> rules.Ruleset | None:
 
 
 class HouseRulesForm(forms.Form):
-    """A preset, or custom house rules; ``cleaned_data["ruleset"]`` is the ruleset picked.
-
-    The custom fields are read only when "Custom" is picked, and then one left empty is the
-    classic setting; with a preset, a typo in them must not stop anything, so their errors go.
-    """
+    """A preset, or custom house rules (``cleaned_data["ruleset"]``); with a preset, a typo in
+    the unused custom fields must not stop anything, so their errors go."""
 
     preset = forms.ChoiceField(
         label=_("House rules"),

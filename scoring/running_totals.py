@@ -1,29 +1,19 @@
 """A league's running totals: per player, after each finished series, everything counted so far.
 
-The standings count finished series in the order they finished, ``(finished_at, pk)``. For each
-one, ``totals_fold`` stores a ``RunningTotal`` row per seat: the player's cumulative counts
-(series played, won, goat, defeat points, eggs, naked deals) over every series of the league up
-to and including it, the same over the series of its ruleset, and the openskill rating after it
-(ratings depend on the order); and a ``PairResult`` row per partnership of a two-teams series.
-A standings view under any filter then costs a few index seeks per player, whatever the size
-of the league (``leagues.standings``), and only reads.
-
-``League.totals_until`` marks how far the rows are valid. Every write that finishes or changes a
-finished league series (a deal recorded, undone or edited, a finished game moved in, players
-merged) ends with ``running_totals.results_changed``, which deletes the rows from that series'
-position on, moves the mark back and folds again from there, in the write's transaction. So a
-series that ends folds alone, "finish, undo, finish again" folds one series, and an edit of a
-series long ago refolds the series after it (not the ones before). Writers of many series at
-once (the import, the demo league) fold once at their end; ``manage.py fold_standings`` folds
-whatever a release or a repair left behind.
+For each finished series in finishing order ``(finished_at, pk)``, ``totals_fold`` stores a
+``RunningTotal`` row per seat (the player's counts over the league's series up to it, the same
+over its ruleset's, and the rating after it: ratings depend on the order) and a ``PairResult``
+row per partnership, so a standings view under any filter costs a few index seeks per player
+and only reads. ``League.totals_until`` marks how far the rows go; every write that finishes or
+changes a finished league series ends with ``results_changed``, which refolds from that series
+on, in the write's transaction.
 
 Here rather than in ``leagues``: the table's writes fold, and ``table`` imports no part of
-``leagues`` (they import it).
+``leagues``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -117,14 +107,6 @@ def _pending(league_id: int, until: tuple) -> QuerySet[Seat]:
     return seats
 
 
-def _pending_seats(seats: QuerySet[Seat]) -> Iterator[tuple]:
-    return (
-        seats.order_by("series__finished_at", "series_id", "position")
-        .values_list(*SEAT_ROW)
-        .iterator(chunk_size=WRITE_BATCH)
-    )
-
-
 @transaction.atomic
 def totals_fold(*, league_id: int) -> int:
     """Fold the league's finished series after its ``totals_until`` mark into running totals;
@@ -148,9 +130,9 @@ def _fold(league: League, until: tuple) -> int:
     last: Position | None = None
     # The league's series counted so far, overall ("" is not a key: None) and per ruleset.
     numbers: dict[str | None, int] = {}
-    for (series_id, finished_at), group in groupby(
-        _pending_seats(pending), key=lambda row: row[:2]
-    ):
+    ordered = pending.order_by("series__finished_at", "series_id", "position")
+    rows = ordered.values_list(*SEAT_ROW).iterator(chunk_size=WRITE_BATCH)
+    for (series_id, finished_at), group in groupby(rows, key=lambda row: row[:2]):
         seats = list(group)
         _id, _at, mode, ruleset, eggs = seats[0][:5]
         text = repr(sorted(ruleset.items())) if isinstance(ruleset, dict) else repr(ruleset)
@@ -243,10 +225,9 @@ def _write(totals: list[tuple], pairs: list[tuple]) -> None:
 
 
 class _Before:
-    """The players' last rows up to ``until``, where the fold starts from: of the players of the
-    series to fold (``ids``, a subquery), in one query overall and one per ruleset, each an
-    index seek per player. (A query per player and ruleset made a change to a series long ago,
-    which refolds a thousand series and every player, cost seconds.)"""
+    """The players' last rows up to ``until``, where the fold starts from: one query overall and
+    one per ruleset, an index seek per player (a query per player and ruleset made a change to a
+    series long ago, which refolds a thousand series, cost seconds)."""
 
     def __init__(self, league_id: int, until: tuple, ids: QuerySet) -> None:
         self.league_id, self.until, self.ids = league_id, until, ids
@@ -318,12 +299,10 @@ def _series_before(league_id: int, until: tuple, key: str | None) -> int:
 
 def results_changed(league_id: int, *, since: tuple[datetime | None, int]) -> None:
     """A finished series of the league changed, or one finished, at ``since`` in the finishing
-    order ``(finished_at, pk)``: the league's running totals from there on are deleted and
-    ``totals_until`` moved back before it (a series ending after the mark, the common case,
-    deletes nothing), then folded again from there (``running_totals``), so a standings view
-    only reads. Locks the league's row until the transaction ends, so that series of one league
-    finish one after the other and no fold writes totals for a series meanwhile changed.
-    """
+    order: the running totals from there on are deleted, ``totals_until`` moved back before it
+    (nothing to delete for a series ending after the mark, the common case) and the rest folded
+    again. The league's row stays locked to the end of the transaction, so no fold writes totals
+    for a series meanwhile changed."""
     league = (
         League.objects.select_for_update()
         .only("totals_until", "totals_until_series", "totals_rulesets", "results_version")

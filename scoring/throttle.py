@@ -2,22 +2,12 @@
 accounts, start league games; and the failed log-ins ``scoring.logins`` caps.
 
 Nothing else keeps a script from starting thousands of quick games (no account needed), making
-accounts, or filling a league with games. The limits (settings, per hour, each with an
-environment variable) are far above any evening:
-
-- quick games: ``QUICK_GAMES_PER_SESSION`` per browser, ``QUICK_GAMES_PER_ADDRESS`` per network
-  (a table plays a few games an hour; a whole club room behind one address stays well under a
-  hundred). A rematch of a quick game is a new quick game and counts too;
-- accounts: ``SIGNUPS_PER_ADDRESS`` per network (a club signs up over days, not in a minute);
-- league games: ``LEAGUE_GAMES_PER_ACCOUNT`` per account, those started with the new-game form.
-  A club night's tables are not counted (its services start them, one per table and round: the
-  organiser's evening is not a flood), nor rematches (each needs a game played to its end).
-
-A network is ``clients.client_network``: an IPv6 /64 counts as one address. The moments of the
-last hour live in Django's cache, a database table that every app process shares (settings
-``CACHES``); the processes keep nothing of their own. Reading and writing a list is not one
-atomic step, so requests at the very same moment may all pass: a limit can be overshot by as
-many requests as arrive at once, which a guard against floods can live with.
+accounts or filling a league with games; the limits (settings, docs/DEPLOY.md) are far above any
+evening. A club night's tables and rematches are not counted as league games: the organiser's
+evening is not a flood, and a rematch needs a game played to its end. The moments live in
+Django's cache, a database table every process shares. Reading and writing a list is not one
+atomic step, so a limit can be overshot by as many requests as arrive at once, which a guard
+against floods can live with.
 """
 
 from __future__ import annotations
@@ -52,7 +42,6 @@ def count(kind: str, value: str) -> int:
 
 
 def note(kind: str, value: str) -> None:
-    """``kind`` happened for ``value`` now."""
     now = time.time()
     key = _key(kind, value)
     cache.set(key, [*_recent(key, now), now], WINDOW)

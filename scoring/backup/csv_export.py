@@ -1,8 +1,4 @@
-"""The CSV exports, for spreadsheets: a series deal by deal, and a history series by series.
-
-Text a spreadsheet would run as a formula is quoted (``_cell``); dates are in UTC, as in the
-JSON export.
-"""
+"""The CSV exports, for spreadsheets: a series deal by deal, and a history series by series."""
 
 from __future__ import annotations
 
@@ -21,8 +17,7 @@ from scoring.modes import Mode
 from scoring.rulesets import rules_label
 from scoring.table.scoreboard import build
 
-#: The first character of a CSV download: it lets spreadsheet programs read the file as UTF-8
-#: (Cyrillic names).
+#: The first character of a CSV download: spreadsheets then read it as UTF-8 (Cyrillic names).
 BOM = "\ufeff"
 #: How a history export ends: a download cut short lacks this line (not translated: a program
 #: checks it).
@@ -36,12 +31,9 @@ FORMULA_STARTS = frozenset("=+-@")
 
 
 def _cell(value: Any) -> Any:
-    """A spreadsheet cell: no piece of text a spreadsheet may read as a cell starts a formula.
-
-    Wherever a cell may start (the text's start, after any of ``CELL_BREAKS``), a formula
-    character, after blanks and quotes a spreadsheet would skip, gets an apostrophe before it:
-    ``y;+1+1`` becomes ``y;'+1+1``. Numbers stay numbers (a negative total is no formula).
-    """
+    """A spreadsheet cell: wherever a cell may start (the text's start, after any of
+    ``CELL_BREAKS``), a formula character after skippable blanks and quotes gets an apostrophe
+    before it (``y;+1+1`` becomes ``y;'+1+1``); numbers stay numbers."""
     if not isinstance(value, str) or FORMULA_STARTS.isdisjoint(value):
         return value
     marks = set()
@@ -124,11 +116,8 @@ HISTORY_VALUES = (
 
 
 def history_csv(series: QuerySet[Series]) -> Iterator[str]:
-    """One row per series, newest first: who played, the house rules, totals and the goat; then
-    ``# end of export: N series``, the line a download cut short lacks.
-
-    Reads the figures ``series_refresh`` stored on each series and its seats, never a deal.
-    """
+    """One row per series, newest first, from the figures stored on each series and its seats
+    (never a deal); then ``# end of export: N series``, the line a download cut short lacks."""
     labels: dict[str, str] = {}
 
     def label_of(ruleset) -> str:

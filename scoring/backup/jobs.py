@@ -1,24 +1,14 @@
 """Exports made off the request: a history as JSON or CSV, and an account's own data.
 
-A whole league's JSON is tens of megabytes and takes seconds to write; written by the request, it
-held a web worker for as long and was cut off at the worker's timeout. So a request only asks
-(``export_request``): what it may see is written down then (``history_scope``), an ``Export`` row
-is made and a task queued with Django's tasks framework (the django-tasks backport, its database
-backend: ``manage.py db_worker`` runs the tasks, one at a time, beside the web servers). The
-task writes the whole document, gzipped, to a temporary file and only then into the exports
-storage, so a file there is always whole (a JSON ends with ``"complete": true``, a CSV with its
-end line). The page of the export refreshes itself until the file is there; only who asked may
-have it (``exports_held``), as it is kept to a browser that takes gzip, else unpacked on the way,
-its length said either way; ``KEEP`` after it is done the file and its row are gone.
-
-Limits (``export_refusal``): one export at a time per person (an account, or a browser's session
-without one) and ``PER_ADDRESS`` at a time from one network (``clients.client_network``) for
-requests without an account, which can make a new session at will.
-
-A whole league (its club nights and change log beside its series, what ``import_history``
-restores as the league) is written only for its owners: the owner is the one who can move or
-restore a league, and its change log names members' accounts. Other members get the series they
-see, as on the pages.
+A whole league's JSON is tens of megabytes: written by the request, it held a web worker for
+seconds and was cut off at the worker's timeout. So a request only asks: what it may see is
+written down (``history_scope``), an ``Export`` row made and a task queued (django-tasks'
+database backend, run by ``manage.py db_worker``). The task writes the whole document, gzipped,
+aside and only then into the exports storage, so a file there is always whole; it goes ``KEEP``
+after. One export at a time per person, and ``PER_ADDRESS`` per network without an account
+(which can make a new session at will). A league is written whole (with its club nights and
+change log) only for its owners: they can move or restore it, and the change log names
+members' accounts.
 """
 
 from __future__ import annotations
@@ -46,6 +36,7 @@ from scoring import privacy
 from scoring.backup.csv_export import BOM, history_csv
 from scoring.backup.json_export import export_json
 from scoring.clients import client_network
+from scoring.history.forms import HistoryFilterForm
 from scoring.history.selectors import history_filter
 from scoring.models import Export, League, Membership, Role, Series, exports_storage
 from scoring.table.selectors import visible_series
@@ -60,8 +51,6 @@ PER_ADDRESS = 3
 #: The browser's own exports, for a visitor without an account (newest last).
 SESSION_EXPORTS = "exports"
 REMEMBERED = 20
-#: The history filters an export keeps (the page cursors are not filters).
-FILTERS = ("player", "league", "start", "end", "mode", "rules", "status")
 DATES = ("start", "end")
 
 WAITING, RUNNING, DONE, FAILED = "waiting", "running", "done", "failed"
@@ -92,8 +81,7 @@ def _unfinished() -> QuerySet[Export]:
 
 
 def exports_held(request: HttpRequest) -> QuerySet[Export]:
-    """The exports this request may have: its account's, and those its browser asked for
-    without one (remembered in its session)."""
+    """The exports this request may have: its account's, and those its session asked for."""
     condition = Q(pk__in=request.session.get(SESSION_EXPORTS, []), user__isnull=True)
     user = _user(request)
     if user is not None:
@@ -145,7 +133,7 @@ def history_scope(request: HttpRequest, filters: dict[str, Any]) -> dict[str, An
         "filters": {
             name: value.isoformat() if isinstance(value, date) else value
             for name, value in filters.items()
-            if name in FILTERS and value not in (None, "")
+            if name in HistoryFilterForm.FILTERS and value not in (None, "")
         },
         "language": translation.get_language(),
     }
@@ -190,8 +178,6 @@ def export_ask(request: HttpRequest, *, kind: str, scope: dict[str, Any]) -> Exp
 
 @dataclass(frozen=True)
 class ExportState:
-    """What an export's page says about it."""
-
     export: Export
     state: str  # WAITING, RUNNING, DONE or FAILED
     ahead: int = 0  # exports queued before it, while it waits
@@ -230,7 +216,6 @@ def content_type(export: Export) -> str:
 
 
 def _pieces(export: Export) -> Iterable[str]:
-    """The document of ``export``, in pieces."""
     if export.kind == Export.Kind.ACCOUNT:
         if export.user is None:
             raise ValueError(f"export {export.pk}: an account's data needs its account")
@@ -281,17 +266,6 @@ def export_make(export_id: str) -> int:
     return size
 
 
-def exports_delete(exports: QuerySet[Export]) -> int:
-    """Delete ``exports`` and their files; how many there were."""
-    count = 0
-    for export in exports:
-        if export.file:
-            exports_storage().delete(export.file)
-        export.delete()
-        count += 1
-    return count
-
-
 @task()
 def exports_prune() -> int:
     """The task each export queues to run ``KEEP`` after it is done: delete every export done
@@ -300,6 +274,11 @@ def exports_prune() -> int:
     old = Export.objects.filter(
         Q(finished_at__lte=now - KEEP) | Q(finished_at__isnull=True, created_at__lte=now - LOST)
     )
-    count = exports_delete(old)
+    count = 0
+    for export in old:
+        if export.file:
+            exports_storage().delete(export.file)
+        export.delete()
+        count += 1
     call_command("prune_db_task_results", min_age_days=1, verbosity=0)
     return count

@@ -1,11 +1,7 @@
 """Reading one object of a document the JSON import restores: each value checked as the site
-would have stored it, a refusal naming where in the file it is.
-
-What the site would never have written is refused, not stored: a text with a NUL or half a
-surrogate pair (no database keeps them), a moment outside the years a date of ours may have (near
-year 1 or 9999 a time zone takes it past what a date can be), a link's token that could be guessed
-or does not fit in a URL. (And ``chunks``: ids a few hundred at a time, for the writes'
-queries.)
+would have stored it, a refusal naming where in the file it is. Refused: a text with a NUL or
+half a surrogate pair (no database keeps them), a moment near year 1 or 9999 (a time zone takes
+it past what a date can be), a token that could be guessed.
 """
 
 from __future__ import annotations

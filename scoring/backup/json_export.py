@@ -1,24 +1,12 @@
 """The JSON export: a backup that ``json_import`` restores exactly.
 
-The document (``"format": "kozel-scores"``, ``"version": 3``) holds leagues, players, series
-with their seats, deals and audit events, club nights with their rounds and tables, the leagues'
-change logs, and the usernames they mention, with ids and timestamps as stored. It is written
-one series (club night, change) per line, in id order, keys sorted, so the same data always
-gives the same bytes and a diff of two backups reads well. It is streamed in pages of ``BATCH``
-rows (plain values, constant memory) and ends with ``"complete": true`` and the number of
-series: a document cut short is refused by the import, never taken for a backup.
-
-A league's club nights and change log (and its players who never sat at a table) go with its
-whole history only: when the export holds every series of the league (a backup, an owner's
-unfiltered download), not when it holds some of them (one series, a filtered history, a score
-link's holder), since a club night's tables and a merge's seats are series of the league. The
-web's downloads write a league whole for its owners only (``whole``; ``backup.jobs`` says why).
-
-Secrets (a series' score and watch tokens, a league's invite and share tokens, a club night's
-share token, and who belongs to a league) go into the document only when ``secrets=True``: the
-management command writes them so that a restored backup keeps every shared link working; the
-web export never does, since a watcher must not learn the scoring link from a download.
-Importing a document without them gives the series new links (and a club night no public link).
+One series (club night, change) per line, in id order, keys sorted, so the same data gives the
+same bytes and two backups diff well; streamed in pages of plain values, constant memory; ended
+by ``"complete": true``, without which the import refuses a document cut short. A league's club
+nights and change log go only with its whole history (a club night's tables and a merge's seats
+are its series). Secrets (links' tokens, memberships) only with ``secrets=True``, which the
+management command writes so a restored backup keeps every link working: a watcher must not
+learn the scoring link from the web's download.
 """
 
 from __future__ import annotations
@@ -33,6 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet
 
+from scoring.backup.json_checks import chunks
 from scoring.models import (
     Deal,
     DealEvent,
@@ -56,7 +45,6 @@ VERSION = 3
 #: The key of the closing marker, the document's last: only a document read to its end has it.
 COMPLETE = "complete"
 BATCH = 200  # series (club nights, changes) per round of queries when exporting
-DERIVED = SERIES_FIELDS
 #: The derived seat fields a document holds; an import recomputes the deal figures from the deals.
 SEAT_DERIVED = ("total", "is_goat", "is_winner")
 
@@ -73,13 +61,9 @@ def _line(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def series_pages(series: QuerySet[Series]) -> Iterator[list[int]]:
-    """The ids of ``series`` in id order, ``BATCH`` at a time: each page one query from where
-    the last ended, so memory stays the same whatever the number of series."""
-    return _pages(series)
-
-
-def _pages(rows: QuerySet) -> Iterator[list[int]]:
+def pages(rows: QuerySet) -> Iterator[list[int]]:
+    """The ids of ``rows`` in id order, ``BATCH`` at a time: each page one query from where
+    the last ended, so memory stays the same whatever the number of rows."""
     ids = rows.order_by("pk").values_list("pk", flat=True).distinct()
     last = 0
     while True:
@@ -123,7 +107,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "deal_limit",
             "score_token",
             "watch_token",
-            *DERIVED,
+            *SERIES_FIELDS,
         )
     )
     seats = _by_series(
@@ -165,10 +149,8 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         )
     )
     for row in series_rows:
-        pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch, version = row[
-            :11
-        ]
-        deal_limit = row[11]
+        pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch = row[:10]
+        version, deal_limit, score_token, watch_token = row[10:14]
         data: dict[str, Any] = {
             "id": pk,
             "league": league,
@@ -182,7 +164,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "rematch_of": rematch,
             "version": version,
             "deal_limit": deal_limit,
-            "derived": dict(zip(DERIVED, row[14:], strict=True)),
+            "derived": dict(zip(SERIES_FIELDS, row[14:], strict=True)),
             "seats": [
                 {
                     "position": position,
@@ -195,26 +177,14 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "deals": [
                 {
                     "number": number,
-                    "points": [p0, p1, p2],
-                    "tricks": [t0, t1, t2],
-                    "created_at": when(created_at),
-                    "updated_at": when(updated_at),
-                    "recorded_by": recorded_by,
-                    "entry_key": _uuid(entry_key),
+                    "points": cards[:3],
+                    "tricks": cards[3:],
+                    "created_at": when(made),
+                    "updated_at": when(changed),
+                    "recorded_by": recorder,
+                    "entry_key": _uuid(key),
                 }
-                for (
-                    number,
-                    p0,
-                    p1,
-                    p2,
-                    t0,
-                    t1,
-                    t2,
-                    created_at,
-                    updated_at,
-                    recorded_by,
-                    entry_key,
-                ) in deals.get(pk, ())
+                for number, *cards, made, changed, recorder, key in deals.get(pk, ())
             ],
             "events": [
                 {
@@ -224,26 +194,21 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
                     "after": after,
                     "actor": actor,
                     "via": via,
-                    "created_at": when(created_at),
+                    "created_at": when(at),
                     # A removed deal's key: its form stays spent in the restored database too.
-                    "entry_key": _uuid(entry_key),
+                    "entry_key": _uuid(key),
                 }
-                for number, action, before, after, actor, via, created_at, entry_key in events.get(
-                    pk, ()
-                )
+                for number, action, before, after, actor, via, at, key in events.get(pk, ())
             ],
         }
         if secrets:
-            data["score_token"], data["watch_token"] = row[12], row[13]
+            data["score_token"], data["watch_token"] = score_token, watch_token
         yield data
 
 
 def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
-    """The club nights ``ids`` with their rounds and tables, in id order: three queries.
-
-    Players are named as everywhere in the document, by their ids (``present``, ``plan``,
-    ``out``), and a table by its series' id.
-    """
+    """The club nights ``ids`` with their rounds and tables, in id order, in three queries;
+    players named by their ids, a table by its series' id."""
     username = get_user_model().USERNAME_FIELD
     rows = (
         Event.objects.filter(pk__in=ids)
@@ -320,19 +285,10 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
         yield data
 
 
-def _chunks(values: set[int]) -> Iterator[list[int]]:
-    ordered = sorted(values)
-    for start in range(0, len(ordered), 500):
-        yield ordered[start : start + 500]
-
-
 def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
-    """The league changes ``ids`` (``LeagueEvent``), in id order.
-
-    What an undo needs is kept in the document's own terms: a merge's moved seats as
-    ``[series, position]`` (seat ids are not kept by an import) and its merged player's account
-    as a username; players are named by their ids as everywhere in the document.
-    """
+    """The league changes ``ids`` in id order, what an undo needs in the document's own terms: a
+    merge's moved seats as ``[series, position]`` (an import gives seats new ids), its merged
+    player's account as a username."""
     user_model = get_user_model()
     username = user_model.USERNAME_FIELD
     rows = list(
@@ -351,13 +307,13 @@ def change_data(ids: list[int]) -> Iterator[dict[str, Any]]:
         if isinstance(source, dict) and isinstance(source.get("user"), int):
             user_ids.add(source["user"])
     seats: dict[int, list[int]] = {}
-    for chunk in _chunks(seat_ids):
+    for chunk in chunks(seat_ids):
         for pk, series, position in Seat.objects.filter(pk__in=chunk).values_list(
             "pk", "series_id", "position"
         ):
             seats[pk] = [series, position]
     names: dict[int, str] = {}
-    for chunk in _chunks(user_ids):
+    for chunk in chunks(user_ids):
         names.update(user_model.objects.filter(pk__in=chunk).values_list("pk", username))
     for pk, league, action, actor, data, undone_at, created_at in rows:
         data = dict(data) if isinstance(data, dict) else {}
@@ -387,8 +343,7 @@ def _usernames(data: dict[str, Any]) -> set[str]:
 
 
 def whole_leagues(series: QuerySet[Series], leagues: QuerySet[League]) -> QuerySet[League]:
-    """The ``leagues`` every series of which is in ``series``: those whose club nights and
-    change log the export holds."""
+    """The ``leagues`` all of whose series are in ``series``: those the export holds whole."""
     outside = (
         Series.objects.filter(league__isnull=False)
         .exclude(pk__in=series.values("pk"))
@@ -416,11 +371,8 @@ def _row_usernames(data: dict[str, Any]) -> set[str]:
 def export_json(
     series: QuerySet[Series], *, secrets: bool = False, whole: QuerySet[League] | None = None
 ) -> Iterator[str]:
-    """The JSON document of ``series``, in pieces to stream: one series per line.
-
-    ``whole``: the leagues that may be written whole (with their club nights and change log)
-    when the export holds all their series; None, any such league.
-    """
+    """The JSON document of ``series``, in pieces to stream. ``whole``: the leagues that may be
+    written whole when the export holds all their series (None: any)."""
     ids = series.values("pk")
     player_ids = Seat.objects.filter(series__in=ids).values("player_id")
     leagues = League.objects.filter(
@@ -471,7 +423,7 @@ def export_json(
         yield ("\n" if index == 0 else ",\n") + _line(data)
     yield '],\n"series":['
     count = 0
-    for page in series_pages(series):
+    for page in pages(series):
         for data in series_data(page, secrets=secrets):
             users.update(_usernames(data))
             yield ("\n" if count == 0 else ",\n") + _line(data)
@@ -479,12 +431,12 @@ def export_json(
     events = Event.objects.filter(league__in=whole_ids)
     yield from _section(
         "events",
-        (data for page in _pages(events) for data in event_data(page, secrets=secrets)),
+        (data for page in pages(events) for data in event_data(page, secrets=secrets)),
         users,
     )
     changes = LeagueEvent.objects.filter(league__in=whole_ids)
     yield from _section(
-        "changes", (data for page in _pages(changes) for data in change_data(page)), users
+        "changes", (data for page in pages(changes) for data in change_data(page)), users
     )
     # The closing marker: a document cut short (a worker timed out mid-stream, a download
     # interrupted) lacks it, and the import refuses it.

@@ -1,21 +1,11 @@
-"""The JSON import: restore a document the JSON export wrote (``json_export``).
+"""The JSON import: restore a document the JSON export wrote, whole or not at all.
 
-``history_import`` restores a document into a database that does not hold any of its leagues,
-players, series, club nights or league changes yet (a fresh database, or after removing them):
-it keeps their ids, so links to them stay valid (and an undo of a merge finds its change), and
-it refuses, changing nothing, when an id is already taken. A club night's rounds and tables, and
-the seats a merge moved, get new ids, tied to their event and series as in the document.
-Every series is replayed by the engine on the way in; a deal the rules refuse, or stored totals
-that disagree with the deals, refuse the file. A seat's deal figures (deals played, won, naked,
-...) are not in the document: the import stores what the replay says, as ``series_refresh``
-does. Usernames that do not exist become accounts without a usable password (nobody can log in
-as them until an administrator sets one), so the audit trail still says who recorded what.
-
-What the site would never have written is refused with its reason, before anything is written
-(``json_checks`` reads each value): a series of more deals than the table allows, a link's token
-another link of the file (or of the database) has, or one that could be guessed, a text no
-database keeps, a moment no date can be. The club nights and league changes are read and
-written by ``json_league_items``.
+Ids are kept (links stay valid, an undo finds its merge), so a database already holding one is
+refused; rounds, tables and moved seats get new ids. Every series is replayed by the engine on
+the way in (a deal the rules refuse, or totals that disagree with the deals, refuse the file),
+and the seats' deal figures stored from the replay. Unknown usernames become accounts without a
+usable password, so the audit trail still says who recorded what. What the site would never
+have written is refused with its reason before anything is written (``json_checks``).
 """
 
 from __future__ import annotations
@@ -389,7 +379,6 @@ class Importer:
         return seats
 
     def read_events(self, check: Check, pk: int) -> list[tuple[DealEvent, str | None]]:
-        """The series' audit trail."""
         events = []
         for item in check.items("events"):
             inner = Check(item, check.where)
@@ -580,18 +569,14 @@ def history_import(document: Any) -> ImportSummary:
 def history_import_text(text: str | bytes) -> ImportSummary:
     try:
         document = json.loads(text)
-    except json.JSONDecodeError as error:
-        if error.pos >= len(error.doc.rstrip()):
+    except (ValueError, RecursionError) as error:  # a JSONDecodeError is a ValueError
+        if isinstance(error, json.JSONDecodeError) and error.pos >= len(error.doc.rstrip()):
             raise ImportRefused(
                 _(
                     "The file ends too early: the export was cut short (an interrupted "
                     "download?). Export it again; nothing was imported."
                 )
             ) from None
-        raise ImportRefused(
-            _("The file is not valid JSON (%(error)s).") % {"error": error}
-        ) from None
-    except (ValueError, RecursionError) as error:
         raise ImportRefused(
             _("The file is not valid JSON (%(error)s).") % {"error": error}
         ) from None

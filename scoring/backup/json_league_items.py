@@ -1,10 +1,5 @@
-"""A document's league items, for the JSON import: its club nights and its leagues' changes
-(the audit trail an undo of a merge reads), read and checked against the leagues, players and
-series the document holds (``json_import`` reads those first), then written.
-
-Changes are read before club nights: a player a merge removed is still named by the nights they
-played (and by the changes before the merge).
-"""
+"""A document's club nights and league changes, for the JSON import: read and checked against
+the leagues, players and series it holds (read first by ``json_import``), then written."""
 
 from __future__ import annotations
 
@@ -90,8 +85,7 @@ class LeagueItems:
     def _league_item(
         self, raw: Any, what: str, named: str, seen: set[int]
     ) -> tuple[Check, int, int]:
-        """A league's club night or change: its check (``named`` with its id), id and league,
-        once each id, in a league of the file."""
+        """A league's club night or change: its check, id (once) and league (in the file)."""
         check = Check(raw, what)
         pk = check.integer("id", low=1, high=MAX_ID)
         check = Check(raw, named % {"id": pk})

@@ -1,22 +1,15 @@
-"""Charts drawn on the server as inline SVG: pure functions from numbers to coordinates.
-
-The functions return plain data (lines, bars, ticks with their positions) and the templates
-``scoring/history/_*_chart.html`` turn it into SVG, so every name is escaped by the template
-engine and colours come from CSS classes (``static/css/sheet.css``), dark mode included. The
-many bars of the results chart are the exception: ``BarChart.bars_markup`` writes them, escaped
-by ``html.escape``.
-"""
+"""Charts drawn on the server as inline SVG: pure functions from numbers to coordinates, which
+the templates ``scoring/history/_*_chart.html`` draw (names escaped by the template engine,
+colours from CSS classes, dark mode included)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
-from html import escape
 from typing import Protocol
 
 from django.utils.formats import date_format
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 WIDTH = 360
@@ -26,10 +19,9 @@ RIGHT = 14
 TOP = 14
 BOTTOM = 44  # room for the x axis' numbers and label
 STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
-#: How each language writes a month: (in a bar's words, under the axis). "M Y" / "M y" ("Dec
-#: 2026", "Dec 26") where it reads well; Japanese and Korean put the year first with its counter
-#: ("2026年12月", not "12月 2026"), and Vietnamese writes the month as a number ("12/2026", not
-#: "Tháng 12 2026"; under the axis "12/26" would read as a day).
+#: How each language writes a month (in a bar's words, under the axis): "M Y" / "M y" where it
+#: reads well; Japanese and Korean put the year first with its counter ("2026年12月"), Vietnamese
+#: writes the month as a number ("12/2026"; under the axis "12/26" would read as a day).
 MONTH_FORMATS = {
     "ja": ("Y年n月", "y年n月"),
     "ko": ("Y년 n월", "y년 n월"),
@@ -108,21 +100,6 @@ class BarChart:
     frame: Frame
     bars: list[Bar]
 
-    @property
-    def bars_markup(self) -> SafeString:
-        """The bars as SVG: up to 72 of them, cheaper written here than by a template loop.
-
-        The only text, the label, is escaped (``html.escape``, as the template engine would);
-        the rest are numbers and one of three class names.
-        """
-        return mark_safe(  # every text escaped
-            "".join(
-                f'<rect class="bar {bar.kind}" x="{bar.x}" y="{bar.y}" width="{bar.width}" '
-                f'height="{bar.height}"><title>{escape(bar.label)}</title></rect>'
-                for bar in self.bars
-            )
-        )
-
 
 def nice_step(largest: int, ticks: int = 6) -> int:
     """A round step (1, 2, 5, 10, 20, 25, 50, ...): at most ``ticks`` steps up to ``largest``."""
@@ -157,11 +134,8 @@ def defeat_chart(
     goats: Collection[int] = (),
     winner: int | None = None,
 ) -> LineChart:
-    """Each side's defeat points after every deal (``totals[k]`` after deal k + 1), from 0.
-
-    The y axis reaches at least the target, drawn as a dashed line: where a side goes out. The
-    ``goats`` sides' lines are drawn in the goat's red, the ``winner``'s in the win's green.
-    """
+    """Each side's defeat points after every deal (``totals[k]`` after deal k + 1), from 0; the
+    y axis reaches at least the target, drawn dashed, the goats' lines red, the winner's green."""
     deals = len(totals)
     top_value = max([target, *(max(row) for row in totals if row)])
     y_step = nice_step(top_value)
@@ -212,11 +186,8 @@ class Month(Protocol):
 
 
 def results_chart(months: Sequence[Month], *, labels: dict[str, str]) -> BarChart:
-    """Per month, the series won, lost as the goat, and the rest, as stacked bars.
-
-    ``labels`` words each kind of bar: ``{"won": ..., "goat": ..., "other": ...}``, each with
-    ``%(month)s`` and ``%(count)s`` placeholders.
-    """
+    """Per month, the series won, lost as the goat, and the rest, as stacked bars; ``labels``
+    words each kind (``"won"``, ``"goat"``, ``"other"``) with ``%(month)s`` and ``%(count)s``."""
     largest = max([1, *(month.played for month in months)])
     y_step = nice_step(largest, ticks=5)
     y_max = y_step * -(-largest // y_step)

@@ -1,17 +1,12 @@
 """A player's record: series and deals played, won and lost, goats, eggs, partners and streaks.
 
-Everything comes from the derived fields ``services.series_refresh`` stores, with SQL
-aggregates: who was the goat, who won and whether eggs fell on each series, and each seat's deal
-figures (``rules.side_tallies``: deals played, won, lost, naked, eggs, narrow saves). Nothing is
-replayed on the way, so the page costs the same whatever the player's history.
-
-Every figure counts only the series in the base queryset given (what the request may see), or
-all of the player's league for one of its members.
+SQL aggregates over the derived fields stored on each series and seat (the seats' deal tallies
+too), never a replay, so the page costs the same whatever the player's history; over the series
+the request may see, or the player's whole league for one of its members.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -88,13 +83,9 @@ class PlayerRecord:
 
 
 def _seats(player: Player, series: QuerySet[Series] | None) -> QuerySet[Seat]:
-    """The player's seats in ``series``: checked seat by seat, never by listing every series.
-
-    ``None`` means all of them: for a member of the player's league, who sees all of it (a
-    league's players only ever sit in its series: the services, moving a game into a league and
-    the import all keep it so). No condition on the series then, which would lead the database
-    to walk the whole league instead of the player's seats.
-    """
+    """The player's seats in ``series``, checked seat by seat, never by listing every series.
+    ``None``: all of them, for a member of the player's league (whose players only ever sit in
+    its series): a condition on the series would make the database walk the whole league."""
     if series is None:
         return Seat.objects.filter(player=player)
     return Seat.objects.filter(player=player).filter(
@@ -102,24 +93,10 @@ def _seats(player: Player, series: QuerySet[Series] | None) -> QuerySet[Seat]:
     )
 
 
-def streaks(goat_flags: Iterable[bool]) -> tuple[int, int]:
-    """(current, best) runs of finished series without being the goat, oldest first in."""
-    current = best = 0
-    for was_goat in goat_flags:
-        current = 0 if was_goat else current + 1
-        best = max(best, current)
-    return current, best
-
-
 def _partners(seats: QuerySet[Seat]) -> tuple[Partner | None, Partner | None]:
-    """The best partner, and the opponent lost to most often (by series).
-
-    The best partner is whoever the player won with most often, then played most series beside:
-    there is one as soon as the player has sat in a team, won or not. Each of the player's seats
-    is joined to the other seats of its series (``series__seats__``, one join), and one query
-    counts, per other player, the series beside them and against them; the few dozen rows are
-    ranked here: more wins (losses), then more series, then the name.
-    """
+    """The best partner (won with most often, then most series beside: one as soon as the player
+    sat in a team) and the opponent lost to most often, from one query that counts, per other
+    player, the series beside and against them."""
     other = "series__seats__"
     not_me = Q(series__seats__position__lt=F("position")) | Q(
         series__seats__position__gt=F("position")
@@ -160,11 +137,7 @@ def chart_months(last: datetime, count: int = CHART_MONTHS) -> list[datetime]:
 
 def month_results(seats: QuerySet[Seat], last: datetime) -> list[MonthResults]:
     """Per month, oldest first, the finished series among ``seats`` played, won and as the goat,
-    for the ``CHART_MONTHS`` months up to the one of ``last`` (months without any stay empty).
-
-    The database puts each series in its month and counts, so the query returns at most one
-    row per month however many series the player has.
-    """
+    for the ``CHART_MONTHS`` months up to the one of ``last``: a row a month from the database."""
     starts = chart_months(last)
     inside = (
         seats.filter(
@@ -198,13 +171,9 @@ def month_results(seats: QuerySet[Seat], last: datetime) -> list[MonthResults]:
 
 
 def finished_streaks(seats: QuerySet[Seat], goats: int) -> tuple[int, int]:
-    """(current, best) runs of finished series without being the goat, counted by the database.
-
-    Each finished seat, oldest first, gets the number of goats up to it (a window sum): the
-    seats that were not the goat and share that number form one run. The runs after the last
-    goat (``goats`` in all) are the current one. The same as ``streaks`` over every seat, in
-    one row from the database whatever the length of the history.
-    """
+    """(current, best) runs of finished series without being the goat, counted by the database:
+    each finished seat, oldest first, gets the number of goats up to it (a window sum), and the
+    seats not the goat sharing a number form a run; those after the last goat are the current."""
     runs = (
         seats.filter(series__finished=True)
         .annotate(

@@ -1,9 +1,6 @@
-"""A row of a list of series: the home page's recent games, the history, a league's series.
-
-Rows are plain values read with ``values_list`` (``ROW_FIELDS``) and one more query for the
-seats of the whole list: building model instances cost more than the pages spend on anything
-else. Every list of series shows these rows, so they say the same things the same way.
-"""
+"""A row of every list of series (the home page, the history, a league's series), from plain
+values and one query for the seats: model instances cost more than the pages spend on anything
+else."""
 
 from __future__ import annotations
 
@@ -112,8 +109,7 @@ class SeriesRow:
 
 
 def series_rows(values: Iterable[Sequence[Any]]) -> list[SeriesRow]:
-    """The rows of the series whose ``ROW_FIELDS`` values are given, in that order, with their
-    seats (one query for them all)."""
+    """The rows of the series whose ``ROW_FIELDS`` values are given; their seats in one query."""
     found = list(values)
     seats: dict[int, list[SeatRow]] = {}
     for series_id, name, side, is_goat, is_winner in (

@@ -1,11 +1,5 @@
-"""History: the series a request may see, newest first, filtered, and paged by a cursor.
-
-The filters and pages take a base queryset of series: what the request may see
-(``table.selectors.visible_series``) for the history page, the series it may see a player in
-(``player_scope``) for a player's latest series. Paging uses a keyset cursor ("older than series
-123") instead of page numbers: a page costs the same few queries whether the history holds a
-hundred series or a hundred thousand. Each row is a ``rows.SeriesRow``, as in every list of series.
-"""
+"""History: the series a request may see, newest first, filtered, and paged by a keyset cursor
+("older than series 123"), so a page costs the same few queries whatever the history's size."""
 
 from __future__ import annotations
 
@@ -81,11 +75,8 @@ def history_page(
     after: int | None = None,
     size: int = PAGE_SIZE,
 ) -> HistoryPage:
-    """One page of ``series``, newest first: older than ``before`` or newer than ``after``.
-
-    Three queries whatever the history's size: the cursor's date, the page, its seats.
-    Raises ``StaleCursor`` when the cursor's series no longer exists.
-    """
+    """One page of ``series``, newest first: older than ``before`` or newer than ``after``, in
+    three queries; ``StaleCursor`` when the cursor's series is gone."""
     if after is not None:
         created, pk = _cursor(after)
         newer_first = series.filter(Q(created_at__gt=created) | Q(created_at=created, pk__gt=pk))
@@ -112,16 +103,11 @@ def history_page(
     )
 
 
-def recent_series(request: HttpRequest, limit: int = 20) -> list[SeriesRow]:
-    """The home page's list: in progress first, then the newest."""
-    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
-    return series_rows(queryset.values_list(*ROW_FIELDS)[:limit])
-
-
 def home_context(request: HttpRequest) -> dict[str, object]:
-    """The home page's games, and the newest of them: "Back to the game" while it is on, "Same
-    table again" once it is over."""
-    recent = recent_series(request)
+    """The home page's games (in progress first, then the newest), and the newest of them: "Back
+    to the game" while it is on, "Same table again" once it is over."""
+    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
+    recent = series_rows(queryset.values_list(*ROW_FIELDS)[:20])
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     # A club night's game is played again only in the evening's next round: never "Same table
     # again" for one.
@@ -138,11 +124,8 @@ def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:
 
 
 def visible_players(request: HttpRequest) -> QuerySet[Player]:
-    """Players of the user's leagues, and players of quick games this browser holds a link for.
-
-    Its cost follows the number of players and links (a browser remembers at most a few
-    hundred), never the number of series played.
-    """
+    """Players of the user's leagues and of quick games this browser holds a link for: its cost
+    follows the players and links, never the series played."""
     linked = Series.objects.filter(selectors.visible_series_filter(request), league__isnull=True)
     condition = Q(pk__in=Seat.objects.filter(series__in=linked).values("player_id"))
     if request.user.is_authenticated:
@@ -165,12 +148,9 @@ class PlayerScope:
 
 
 def player_scope(request: HttpRequest, player: Player) -> PlayerScope | None:
-    """What the request may see of the player; None when it may not see the player.
-
-    A member of the player's league sees the whole league, where its players sit: a plain
-    condition on the league, not a check of each of the player's series against all the user
-    may see. Anyone else sees the player only in series they hold a link to or a league of.
-    """
+    """What the request may see of the player (None: nothing): for a member of the player's
+    league the whole league, a plain condition rather than a check of each series; else the
+    series they hold a link to or a league of."""
     if (
         player.league_id is not None
         and request.user.is_authenticated

@@ -1,9 +1,5 @@
-"""The score sheet of a series: the scoreboard's deal table, its chart, and the audit trail.
-
-The deal table and every number in it come from ``scoreboard.build`` (the engine's replay);
-this module adds the chart's coordinates and words for the audit trail's events, so that a
-dispute at the table ("I typed 45, not 54!") can be settled by what was recorded and when.
-"""
+"""The score sheet of a series: the scoreboard's deal table, its chart, and the audit trail in
+words, so a dispute at the table ("I typed 45, not 54!") is settled by what was recorded."""
 
 from __future__ import annotations
 

@@ -119,11 +119,8 @@ class MoveForm(forms.Form):
 
 
 class StandingsFilterForm(forms.Form):
-    """A season (from – to, both days included) and a ruleset.
-
-    Any well-formed ruleset key is accepted (a ruleset nobody played finds no series); the list
-    to pick from is set with ``offer_rulesets``, from what the league played.
-    """
+    """A season (from – to, both days included) and a ruleset: any well-formed key (one nobody
+    played finds no series); ``offer_rulesets`` lists what the league played."""
 
     date_from = forms.DateField(
         label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})

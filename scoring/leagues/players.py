@@ -1,10 +1,6 @@
-"""Writes to a league's players: link one to a member's account, rename, merge two (previewed
-first, undone from the league's changes).
-
-Like every league write (``leagues.services``), each is one transaction under the league's row
-lock and refuses with ``LeagueError``; a merge and its undo rewrite seats of finished series, so
-they end with ``running_totals.results_changed`` (the standings are folded again).
-"""
+"""Writes to a league's players: link one to an account, rename, merge two (previewed, undone
+from the league's changes); each one transaction under the league's row lock, refused with
+``LeagueError``."""
 
 from __future__ import annotations
 
@@ -40,9 +36,7 @@ def _results_rewritten(league_id: int, series_ids: list[int]) -> None:
 def player_link_user(*, league: League, player_id: int, user_id: int | None) -> Player:
     """Say which member's account a league player is (or none); one player per member."""
     league = league_locked(league)
-    player = Player.objects.filter(league=league, pk=player_id).first()
-    if player is None:
-        raise LeagueError(_("There is no such player in this league."))
+    player = _league_player(league, player_id)
     if user_id is not None:
         if not Membership.objects.filter(league=league, user_id=user_id).exists():
             raise LeagueError(_("Only a member of the league can be linked to a player."))
@@ -195,12 +189,9 @@ def players_merge(
 
 @transaction.atomic
 def merge_undo(*, league: League, event_id: int, user: User | None) -> Player:
-    """Take a merge back: the merged player comes back with the seats that were theirs.
-
-    Refused when something since makes it impossible: the merge was undone already, the player
-    it went into is gone (merged on into another, undo that first), one of the moved seats is
-    another player's now, or the league has a player of the old name again.
-    """
+    """Take a merge back: the merged player comes back with the seats that were theirs, unless
+    something since prevents it (the player it went into merged on, a moved seat now another's,
+    a new player of the old name)."""
     league = league_locked(league)
     event = (
         LeagueEvent.objects.select_for_update()

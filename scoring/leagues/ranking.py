@@ -1,13 +1,9 @@
 """How the standings' players are ranked and sorted, once their rows are counted.
 
-Players are ranked by what everyone at the table understands: more series won, then fewer times
-the goat, then the rating. The rating is openskill's cautious estimate μ − 3σ, shown as one whole
-number: ``RATING_BASE`` + ``RATING_SCALE`` × (μ − 3σ). A newcomer (μ − 3σ = 0) starts at 1000,
-never below zero in practice, and 25 points per unit of μ puts a settled player's rating in the
-range of a chess club's (400 points are about odds of 10 to 1 between two settled players).
-
-A reader may sort the table by another column (``?sort=``); the place shown beside each name
-stays the rank.
+Ranked by what everyone at the table understands: series won, then fewer goats, then the rating:
+openskill's cautious μ − 3σ as ``RATING_BASE`` + ``RATING_SCALE`` × (μ − 3σ), so a newcomer
+starts at 1000 and a settled player's rating is in a chess club's range (400 points are odds
+of about 10 to 1). Sorting by another column (``?sort=``) keeps the rank as the place shown.
 """
 
 from __future__ import annotations
@@ -114,11 +110,8 @@ class Ranking:
 
 
 def ranking(rows: Sequence[PlayerRow], *, sort: str, count: int, limit: int | None) -> Ranking:
-    """``rows`` ranked, sorted by ``sort`` and cut to the first ``limit`` (None: all of them).
-
-    ``count`` is how many players the standings have in all: those past the limit, or left out
-    of ``rows``, are counted as hidden.
-    """
+    """``rows`` ranked, sorted by ``sort`` and cut to the first ``limit`` (None: all of them);
+    of ``count`` players in all, those not shown are counted as hidden."""
     ranked: list[RankedRow] = []
     previous = None
     for index, row in enumerate(sorted(rows, key=_row_rank), start=1):

@@ -1,8 +1,5 @@
-"""The standings' rows: a player's and a partnership's counts, and what a row says per series.
-
-Their own module so that ``standings`` (which counts them) and ``ranking`` (which orders them)
-both import them, and neither the other's.
-"""
+"""The standings' rows, their own module so that ``standings`` (which counts them) and
+``ranking`` (which orders them) both import them, and neither the other."""
 
 from __future__ import annotations
 

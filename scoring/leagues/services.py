@@ -1,10 +1,6 @@
 """Writes for leagues: create, house rules, invites, members and roles, share links, moving a
-quick game in, archive and delete (a league's players: ``leagues.players``).
-
-Every function is one transaction and checks the league's invariants itself (a league always
-keeps an owner), so a view only has to decide who may call it. Refusals raise ``LeagueError``
-with a message a player understands; nothing changes then.
-"""
+quick game in, archive and delete. Each is one transaction that keeps the league's invariants
+itself (a league always keeps an owner) and refuses with ``LeagueError``, changing nothing."""
 
 from __future__ import annotations
 
@@ -16,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import rules
+from scoring.access import archived_message
 from scoring.models import (
     Event,
     League,
@@ -41,19 +38,19 @@ def _owners(league: League) -> int:
     return Membership.objects.filter(league=league, role=Role.OWNER).count()
 
 
-def archived_message() -> str:
-    return _(
-        "This league is archived: it can be read but not changed. "
-        "Its owner can take it out of the archive in Settings."
-    )
-
-
 def league_locked(league: League, *, archived_ok: bool = False) -> League:
     """The league's row, locked; refused (``LeagueError``) while it is archived."""
     locked = League.objects.select_for_update().get(pk=league.pk)
     if locked.archived_at is not None and not archived_ok:
         raise LeagueError(archived_message())
     return locked
+
+
+def _league_name(name: str) -> str:
+    clean = " ".join(name.split())
+    if not clean:
+        raise LeagueError(_("Give the league a name."))
+    return clean
 
 
 def league_event_record(league: League, action: str, user: User | None, **data) -> LeagueEvent:
@@ -65,11 +62,8 @@ def league_event_record(league: League, action: str, user: User | None, **data) 
 @transaction.atomic
 def league_create(*, name: str, user: User, ruleset: rules.Ruleset | None = None) -> League:
     """A new league whose only member, its owner, is ``user``."""
-    clean = " ".join(name.split())
-    if not clean:
-        raise LeagueError(_("Give the league a name."))
     league = League.objects.create(
-        name=clean, rules=(ruleset or rules.PRESETS["classic"]).to_dict()
+        name=_league_name(name), rules=(ruleset or rules.PRESETS["classic"]).to_dict()
     )
     Membership.objects.create(league=league, user=user, role=Role.OWNER)
     return league
@@ -84,10 +78,7 @@ def league_update_rules(
     league.rules = ruleset.to_dict()
     fields = ["rules"]
     if name is not None:
-        clean = " ".join(name.split())
-        if not clean:
-            raise LeagueError(_("Give the league a name."))
-        league.name = clean
+        league.name = _league_name(name)
         fields.append("name")
     league.save(update_fields=fields)
     return league
@@ -215,13 +206,9 @@ def _unlink_players(league: League, user_id: int) -> None:
 
 @transaction.atomic
 def series_move_to_league(*, series: Series, league: League, user: User) -> Series:
-    """Move a quick game into a league where ``user`` scores, matching players by name.
-
-    Only the game's creator may do it (``access.series_access`` says who; the view checks). Each
-    seat's player becomes the league's player of the same name, created if the league has none.
-    Both links are renewed: a league's games are open to its members by role, so whoever the
-    quick game's links were shared with (to score or to watch) loses access with the move.
-    """
+    """Move a quick game into a league where ``user`` scores, each seat's player becoming the
+    league's player of that name. Both links are renewed: whoever they were shared with loses
+    access, the league's games being open to its members by role."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     if series.league_id is not None:
         raise LeagueError(_("This series already belongs to a league."))

@@ -1,17 +1,10 @@
 """Standings of a league: per player, per partnership, head to head, and ratings.
 
-Everything is counted from what ``services.series_refresh`` stored on each finished series and
-its seats (``total``, ``is_goat``, ``is_winner``, ``Series.eggs`` and the seats' deal tallies
-such as ``deals_naked``), through the league's running totals (``totals``): a player's row
-under a filter is their ``RunningTotal`` at the filter's end minus the one before its start,
-the partnerships a sum of ``PairResult`` rows, so a view costs a few index seeks per player
-whatever the size of the league or the filter.
-
-Ratings under a filter: openskill ratings depend on every series before, in order, so a rating
-recounted over a season alone would mean refolding the season at each new filter. The rating
-shown is the league's rating (every series, every ruleset) right after the player's last series
-the filter counts: the whole league's rating for no filter, where each player stood at the end
-of a season for a season.
+Read from the running totals: a player's row under a filter is their ``RunningTotal`` at its end
+minus the one before its start, the partnerships a sum of ``PairResult`` rows, so a view costs a
+few index seeks per player whatever the league or the filter. A rating depends on every series
+before it, in order: the one shown is the league's right after the player's last series the
+filter counts (where they stood at the end of a season).
 """
 
 from __future__ import annotations
@@ -60,10 +53,6 @@ class StandingsFilter:
     date_to: date | None = None
     ruleset: str = ALL_RULES
 
-    @property
-    def key(self) -> str:
-        return f"{self.date_from or ''}|{self.date_to or ''}|{self.ruleset}"
-
     def series_q(self, league: League, prefix: str = "") -> Q:
         """Finished series of ``league`` that pass the filter, for a query on ``prefix``."""
         conditions = {f"{prefix}league": league, f"{prefix}finished": True}
@@ -87,10 +76,6 @@ class Standings:
     player_count: int  # all of them
     pairs: list[PairRow]
     rulesets: list[tuple[str, rules.Ruleset]]  # played in the league, for the filter
-
-    @property
-    def hidden_players(self) -> int:
-        return self.player_count - len(self.players)
 
     @property
     def pair_cells(self) -> list[tuple]:
@@ -137,13 +122,9 @@ class _Range:
 
 
 def _player_rows(league: League, span: _Range) -> list[list]:
-    """Every player's row under ``span``: id, ``PLAYER_COUNTS``, then μ, σ and rated series.
-
-    One query, two index seeks per player of the league (the row at the range's end and the one
-    before its start, subtracted in SQL), whatever the number of series. The rating is the
-    league's (every series, in finishing order) right after the player's last series counted.
-    Written in SQL: the ORM would need a second query to subtract the rows it found.
-    """
+    """Every player's row under ``span``: id, the counts, then μ, σ and rated series, in one
+    query of two index seeks per player (the rows at the range's end and before its start,
+    subtracted in SQL, which the ORM would need a second query for)."""
     quote = connection.ops.quote_name
     column = {f.name: quote(str(f.column)) for f in RunningTotal._meta.concrete_fields}
     totals, players = quote(RunningTotal._meta.db_table), quote(Player._meta.db_table)
@@ -183,8 +164,7 @@ def _player_rows(league: League, span: _Range) -> list[list]:
 
 
 def _series_count(league: League, span: _Range) -> int:
-    """The series counted under ``span``: the league's running count at its end minus the one
-    before its start (two seeks)."""
+    """The series counted under ``span``: the running count at its end minus the one before."""
     rows = RunningTotal.objects.filter(league=league)
     field = span.fields()[-1]
     ends = League.objects.filter(pk=league.pk).annotate(
@@ -203,13 +183,9 @@ def _series_count(league: League, span: _Range) -> int:
 
 
 def _pair_rows(league: League, span: _Range) -> list[list[int]]:
-    """The partnerships worth a table: best win rate first, among pairs with a few series.
-
-    A league of 200 players has thousands of pairs that met once; only the best few are kept,
-    from those with ``PAIR_MIN_SERIES`` series together (from all while none has that many).
-    Each row: the two player ids, then played, won, goats, defeat points. One aggregate over
-    the range's ``PairResult`` rows.
-    """
+    """The partnerships worth a table, best win rate first: of a league's thousands of pairs
+    that met once, the best few with ``PAIR_MIN_SERIES`` series together (or any, while none
+    has). Each row: the two ids, then played, won, goats, defeat points."""
     rows = PairResult.objects.filter(league=league)
     if span.start is not None:
         rows = rows.filter(finished_at__gte=span.start)
@@ -237,8 +213,7 @@ def _player_order(row: list) -> tuple:
 
 
 def league_standings(league: League, flt: StandingsFilter, everyone: bool = False) -> Standings:
-    """The league's best ranked players (all of them with ``everyone``) and best partnerships
-    under ``flt``, from the running totals (which the league's writes keep up to date)."""
+    """The league's best ranked players (all with ``everyone``) and partnerships under ``flt``."""
     span = _Range.of(flt)
     if span is None:
         every, pair_rows, series = [], [], 0

@@ -63,10 +63,7 @@ def score_deal(
     rules: Ruleset = CLASSIC,
     multiplier: int = 1,
 ) -> DealScore:
-    """Score one deal on its own: defeat points per side (times ``multiplier``) and eggs.
-
-    Raises ``InvalidDeal`` for a deal RULES.md refuses.
-    """
+    """Score one deal on its own: defeat points per side (times ``multiplier``) and eggs."""
     if not isinstance(rules, Ruleset):
         raise TypeError("rules must be a Ruleset")
     deal = points if isinstance(points, Deal) else Deal(_as_tuple(points), _as_tuple(tricks))

@@ -41,10 +41,8 @@ def dealer_seat(first_dealer: int, seat_sides: Sequence[int], state: SeriesState
 
 
 def first_leader_seat(dealer: int, seat_sides: Sequence[int], state: SeriesState) -> int | None:
-    """The seat that leads the first trick of the next deal, when the rules say without asking.
-
-    That is the first deal's only: later, whoever took the last trick leads.
-    """
+    """The seat that leads the first trick of the next deal when the rules say without asking:
+    the first deal's only (later, whoever took the last trick leads)."""
     if state.deals:
         return None
     return _next_in_play(dealer, seat_sides, state.in_play)

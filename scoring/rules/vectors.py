@@ -4,12 +4,8 @@
 line written here and compares every step, so a rule changed in one language only fails the
 build. ``manage.py rules_vectors`` writes the lines; this module imports nothing from Django.
 
-The series cover every preset and random custom house rules (every choice of every setting),
-every mode (two teams, two players, three players, with the first dealer anywhere), valid deals
-biased towards what the rules single out (eggs, runs of eggs, naked deals, a trick worth 0, the
-save lines, a shared top) and invalid ones of every kind with the engine's refusal, deals of the
-two players left after a third is out, and deals after the series is over. Each line is a JSON
-object whose ``kind`` says what it holds:
+What the series cover is said in docs/ARCHITECTURE.md ("The rules in JavaScript"). Each line
+is a JSON object whose ``kind`` says what it holds:
 
 - ``engine``: the constants (card points, which sums are possible, the house-rule choices, the
   presets, which side each seat plays for).

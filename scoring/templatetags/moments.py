@@ -1,12 +1,7 @@
-"""``{% moment value %}``: a ``<time>`` element for a stored date and time.
-
-The machine-readable ``datetime`` attribute is the value's ISO 8601 form; the text is the time in
-the current time zone and language: "30 Nov 2026, 20:21" (``seconds=True``: "20:21:07"). The day
-is worded by Django's ``date_format`` once per day and language (it costs some 40 µs a call, and
-the lists show a date per row), in the language's own order and words (``DAY_FORMATS``: "1 грудня
-2026", "1. Dezember 2026", "2026年12月1日"); the time of day is plain digits, 24 hours, except
-in Korean and Telugu, whose locales read a 12-hour clock (``CLOCK_FORMATS``: "오후 8:21",
-"8:21 PM").
+"""``{% moment value %}``: a ``<time>`` element for a stored date and time, in the current time
+zone and language. The day is worded by ``date_format`` once per day and language (some 40 µs a
+call, and lists show a date per row), in the language's own order and words (``DAY_FORMATS``);
+the time is 24-hour digits but where the locale reads a 12-hour clock (``CLOCK_FORMATS``).
 """
 
 from __future__ import annotations
@@ -23,10 +18,9 @@ from django.utils.translation import get_language
 register = template.Library()
 
 
-#: How each language writes a day in a list (Django's format characters), where the short
-#: "j M Y" is not how it is written: Russian and Ukrainian say the month in the genitive ("1
-#: декабря"), German puts a dot after the day, Vietnamese writes numbers, Japanese and Korean
-#: go year, month, day with their counters.
+#: How each language writes a day in a list, where "j M Y" is not it: Russian and Ukrainian put
+#: the month in the genitive ("1 декабря"), German a dot after the day, Vietnamese numbers,
+#: Japanese and Korean year, month, day with their counters.
 DAY_FORMATS = {
     "ru": "j E Y",
     "uk": "j E Y",
@@ -36,9 +30,8 @@ DAY_FORMATS = {
     "ko": "Y년 n월 j일",
 }
 DAY_FORMAT = "j M Y"
-#: The time of day, (without, with seconds), where the language reads a 12-hour clock: Korean
-#: ("오후 8:21") and Telugu ("8:21 PM"), as their locales (CLDR, Django) write it. The others
-#: write 24 hours, plain digits ("20:21").
+#: The time of day (without, with seconds) where the locale (CLDR, Django) reads a 12-hour
+#: clock: Korean ("오후 8:21") and Telugu ("8:21 PM"); the others write "20:21".
 CLOCK_FORMATS = {
     "ko": ("A g:i", "A g:i:s"),
     "te": ("g:i A", "g:i:s A"),

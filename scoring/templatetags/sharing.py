@@ -1,8 +1,6 @@
-"""A link to hand to another phone: the address, Copy, the share sheet and a QR code.
-
-A page that draws one is never gzipped (``scoring.compression``). The QR code is drawn here on
-the server as inline SVG (segno): the secret link it holds never leaves the site for a QR
-service, and the page needs no script to show it.
+"""A link to hand to another phone: the address, Copy, the share sheet and a QR code, drawn
+here as inline SVG (segno): the secret link never leaves the site for a QR service, and the
+page needs no script to show it. A page that draws one is never gzipped (``compression``).
 """
 
 from __future__ import annotations
@@ -22,11 +20,8 @@ register = template.Library()
 
 @functools.lru_cache(maxsize=256)
 def qr_svg(url: str, name: str) -> SafeString:
-    """The QR code of ``url`` as an SVG element named ``name`` for screen readers.
-
-    Dark modules on a white ground with a quiet zone, whatever the page's colours: scanners
-    need them. Its size comes from the style sheet.
-    """
+    """The QR code of ``url`` as an SVG named ``name`` for screen readers: dark on white with a
+    quiet zone, whatever the page's colours, as scanners need."""
     out = io.BytesIO()
     segno.make(url, error="m").save(
         out, kind="svg", xmldecl=False, svgns=True, nl=False, border=4, omitsize=True,

@@ -13,6 +13,7 @@ from django_htmx.middleware import HtmxDetails
 
 UNPROCESSABLE = 422
 CONFLICT = 409
+TOO_MANY = 429
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -1,10 +1,7 @@
 """Accounts: sign up here; log in, log out and the password flows are Django's own views.
 
-Failed logins are counted by django-axes (settings) and ``scoring.logins``: after too many, the
-login answers with ``accounts/locked_out.html`` (429), saying why; a browser that logs in, or
-sets a new password, is one its account knows from then on. Sign-ups per network are limited
-(``scoring.throttle``). A site that sends no mail (``PASSWORD_RESET_BY_EMAIL`` off) offers no
-password reset: its page says so and who to ask for help instead.
+Too many failed log-ins answer ``accounts/locked_out.html`` (429, saying why: ``scoring.logins``).
+A site that sends no mail offers no password reset: its page says so and who to ask instead.
 """
 
 from __future__ import annotations
@@ -29,18 +26,14 @@ from scoring.accounts import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
 from scoring.models import Export
 from scoring.throttle import signed_up, signup_refusal
-from scoring.views import UNPROCESSABLE, LoggedInRequest, exports
+from scoring.views import TOO_MANY, UNPROCESSABLE, LoggedInRequest, exports
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
-TOO_MANY = 429
 
 
 def safe_next(request: HttpRequest) -> str:
-    """The ``next`` path to go back to, or "" when it is not a path on this site.
-
-    Only a path: ``redirect()`` takes anything else ("account", "²") for a view's name and
-    fails when there is no such view.
-    """
+    """The ``next`` path to go back to, or "" when it is not a path on this site (``redirect()``
+    takes anything else for a view's name and fails)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()

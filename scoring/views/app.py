@@ -15,7 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from scoring.table import offline
 
-THEME_LIGHT, THEME_DARK = "#1d5c3a", "#101412"  # the header bar and the dark page (app.css)
+THEME_LIGHT = "#1d5c3a"  # the header bar (app.css)
 
 
 @require_safe

@@ -1,8 +1,5 @@
-"""The site's own refusal pages: a form Django's CSRF check refused (settings.CSRF_FAILURE_VIEW),
-and a request that failed (the URLconf's handler500).
-
-403 and 404 need no view: Django's default handlers render templates/403.html and 404.html, in
-the language LocaleMiddleware chose for the request.
+"""The site's own refusal pages: a form the CSRF check refused, and a request that failed
+(handler500). 403 and 404 need no view: Django's handlers render templates/403.html and 404.html.
 """
 
 from __future__ import annotations
@@ -24,21 +21,16 @@ RETRY_AFTER = 5
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A form refused by the CSRF check: what happened and what to do, in the person's language.
-
-    Rendering the page's forms asks for a CSRF token, so a browser that had none (cookies
-    cleared) gets one with this answer, and going back and reloading is enough. The reason
-    itself is logged by Django's middleware (django.security.csrf), not shown.
-    """
+    """A form refused by the CSRF check: what happened and what to do. Rendering the page's
+    forms gives a browser that had no token (cookies cleared) one, so going back and reloading
+    is enough; Django's middleware logs the reason."""
     return render(request, "403.html", {"csrf_failed": True}, status=FORBIDDEN)
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
     """503 "try again in a moment", with ``Retry-After``: nothing the request sent was saved.
-
-    Rendered without the request's context (its session and user live in the database that
-    failed); in the language LocaleMiddleware chose. An htmx request gets the message alone.
-    """
+    Rendered without the request's context, whose session and user live in the database that
+    failed; an htmx request gets the message alone."""
     fragment = request.headers.get("HX-Request") == "true"
     body = render_to_string("503.html", {"fragment": fragment})
     response = HttpResponse(body, status=SERVICE_UNAVAILABLE)

@@ -1,9 +1,5 @@
-"""Downloads made off the request (``scoring.backup.jobs``): asking for one, its page, its file.
-
-A history or account download is asked for with a POST (a GET shows the button: asking writes),
-answered with a redirect to the export's page, which refreshes itself (htmx, or a meta refresh
-without JavaScript) until the file is there, then links to it.
-"""
+"""Downloads made off the request (``scoring.backup.jobs``): asking for one (a POST: asking
+writes), its page, which refreshes itself until the file is there, and its file."""
 
 from __future__ import annotations
 
@@ -23,9 +19,8 @@ from django.views.decorators.http import require_GET
 
 from scoring.backup import jobs
 from scoring.models import Export, exports_storage
-from scoring.views import HtmxHttpRequest
+from scoring.views import TOO_MANY, HtmxHttpRequest
 
-TOO_MANY = 429
 #: Seconds between two looks of an export's page at its export.
 REFRESH = 2
 GZIP = re.compile(r"\bgzip\b")

@@ -1,7 +1,4 @@
-"""Starting a game: the home page, a quick game, the new-game form, opening a shared link.
-
-Views parse input with a form, call one service and render.
-"""
+"""Starting a game: the home page, a quick game, the new-game form, opening a shared link."""
 
 from __future__ import annotations
 
@@ -74,11 +71,8 @@ def _league_param(request: HtmxHttpRequest) -> League | None:
 
 
 def _again(request: HtmxHttpRequest) -> tuple[dict, League | None] | None:
-    """The new-game form filled in from a series (``?again=``): same seats and rules, next dealer.
-
-    The game goes to the series' league when this user may start games there, else it is a
-    quick game with the same names.
-    """
+    """The new-game form filled in from a series (``?again=``): same seats and rules, next
+    dealer; in the series' league when this user may start games there, else a quick game."""
     pk = id_param(request.GET.get("again"))
     if pk is None:
         return None
@@ -104,8 +98,7 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
     if again is not None:
         initial, league = again
     elif league is not None:
-        ruleset = rules.Ruleset.from_dict(league.rules)
-        initial = {"preset": ruleset.preset_name or "custom", **ruleset.to_dict()}
+        initial = SeriesForm.rules_initial(league.ruleset)
     known = selectors.known_players(request) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)
@@ -153,10 +146,7 @@ def _names_offered(known) -> list[str]:
 @require_http_methods(["GET", "POST"])
 def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A score or watch link: a page with one button that opens the game and remembers the link.
-
-    Opening it (GET) changes nothing, so a link preview, a prefetch or a crawler cannot take a
-    link into a session; a browser that holds this link, or the score link, goes straight in.
-    """
+    A GET changes nothing, so a link preview or a crawler cannot take a link into a session."""
     series = (
         Series.objects.filter(score_token=token).first()
         or Series.objects.filter(watch_token=token).first()

@@ -1,18 +1,15 @@
 """History pages: past series, a series' score sheet, a player's record, and exports.
 
-Every page starts from the series the request may see (``table.selectors.visible_series``: the
-user's leagues and the quick games this browser holds a link for), or for a player's page from
-what the request may see of that player (``history.selectors.player_scope``). A league's public
-pages list its series with ``leagues.selectors.series_page`` instead (``views/leagues.py``).
-Every page costs the same number of queries whatever the size of the history. A history's
-downloads are made off the request (``views.exports``); a single series' are made at once.
+Every page starts from what the request may see (``table.selectors.visible_series``, or
+``history.selectors.player_scope`` for a player) and costs the same queries whatever the size of
+the history. A history's downloads are made off the request (``views.exports``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from itertools import chain
 
-from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -34,27 +31,19 @@ from scoring.views import UNPROCESSABLE, HtmxHttpRequest, exports
 RECENT = 10
 
 
-def _filters(
-    request: HtmxHttpRequest, *, players: QuerySet[Player], leagues: Sequence[tuple[int, str]]
-) -> HistoryFilterForm:
+def _filters(request: HtmxHttpRequest) -> HistoryFilterForm:
+    leagues = selectors.member_leagues(request)
     league = id_param(request.GET.get("league"))
     if league is not None and league not in {pk for pk, _name in leagues}:
         league_for(request, league)  # 404 for a league the user is not in
-    return HistoryFilterForm(
-        request.GET or None, players=selectors.player_choices(players), leagues=leagues
-    )
+    players = selectors.player_choices(selectors.visible_players(request))
+    return HistoryFilterForm(request.GET or None, players=players, leagues=leagues)
 
 
-def history_response(
-    request: HtmxHttpRequest,
-    *,
-    base: QuerySet[Series],
-    players: QuerySet[Player],
-    leagues: Sequence[tuple[int, str]] = (),
-    context: dict | None = None,
-) -> HttpResponse:
-    """The history page over ``base``: filters, one page of rows, links to older and newer."""
-    form = _filters(request, players=players, leagues=leagues)
+@require_GET
+def history_list(request: HtmxHttpRequest) -> HttpResponse:
+    """Filters, one page of the visible series, links to older and newer."""
+    form = _filters(request)
     page = None
     status = 200
     if form.is_bound and not form.is_valid():
@@ -63,7 +52,7 @@ def history_response(
         data = form.cleaned_data if form.is_bound else {}
         try:
             page = selectors.history_page(
-                selectors.history_filter(base, data),
+                selectors.history_filter(visible_series(request), data),
                 before=data.get("before"),
                 after=data.get("after"),
             )
@@ -73,28 +62,14 @@ def history_response(
     template = "scoring/history/list.html"
     if request.htmx:
         template += "#results"
-    return render(request, template, {"form": form, "page": page, **(context or {})}, status=status)
-
-
-@require_GET
-def history_list(request: HtmxHttpRequest) -> HttpResponse:
-    return history_response(
-        request,
-        base=visible_series(request),
-        players=selectors.visible_players(request),
-        leagues=selectors.member_leagues(request),
-    )
+    return render(request, template, {"form": form, "page": page}, status=status)
 
 
 def _history_export(request: HtmxHttpRequest, kind: str) -> HttpResponse:
     """A history download over the visible series narrowed by the history's filters: a GET
     shows the button, a POST asks for it (``views.exports``); bad filters get the history page
     with its errors."""
-    form = _filters(
-        request,
-        players=selectors.visible_players(request),
-        leagues=selectors.member_leagues(request),
-    )
+    form = _filters(request)
     if form.is_bound and not form.is_valid():
         return render(
             request, "scoring/history/list.html", {"form": form, "page": None}, status=UNPROCESSABLE
@@ -111,11 +86,6 @@ def _download(pieces: Iterable[str], content_type: str, filename: str) -> Stream
     return response
 
 
-def _with_bom(pieces: Iterable[str]) -> Iterable[str]:
-    yield BOM
-    yield from pieces
-
-
 @require_http_methods(["GET", "POST"])
 def history_export_json(request: HtmxHttpRequest) -> HttpResponse:
     return _history_export(request, Export.Kind.HISTORY_JSON)
@@ -126,29 +96,22 @@ def history_export_csv(request: HtmxHttpRequest) -> HttpResponse:
     return _history_export(request, Export.Kind.HISTORY_CSV)
 
 
-def sheet_response(request: HtmxHttpRequest, series: Series, **context) -> HttpResponse:
-    """The score sheet of a series the request may see (seats prefetched)."""
-    rows = list(Deal.objects.filter(series=series).order_by("number"))
-    events = DealEvent.objects.filter(series=series).select_related("actor")
-    sheet = sheet_build(series, rows, events.order_by("created_at", "pk"))
-    return render(
-        request,
-        "scoring/history/sheet.html",
-        {"sheet": sheet, "series": series, "board": sheet.board, **context},
-    )
-
-
 @require_GET
 def series_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     access = series_for_request(request, pk)
-    return sheet_response(request, access.series, access=access)
+    series = access.series
+    rows = list(Deal.objects.filter(series=series).order_by("number"))
+    events = DealEvent.objects.filter(series=series).select_related("actor")
+    sheet = sheet_build(series, rows, events.order_by("created_at", "pk"))
+    context = {"sheet": sheet, "series": series, "board": sheet.board, "access": access}
+    return render(request, "scoring/history/sheet.html", context)
 
 
 @require_GET
 def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
     series = series_for_request(request, pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
-    pieces = _with_bom(series_csv(series, rows))
+    pieces = chain([BOM], series_csv(series, rows))
     return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
 
 
@@ -161,32 +124,20 @@ def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpRespon
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
 
 
-def _chart_labels() -> dict[str, str]:
-    return {
-        "won": _("%(month)s: %(count)s won"),
-        "goat": _("%(month)s: %(count)s as the goat"),
-        "other": _("%(month)s: %(count)s neither"),
-    }
-
-
-def player_response(
-    request: HtmxHttpRequest, player: Player, *, scope: selectors.PlayerScope, **context
-) -> HttpResponse:
-    """A player's record over the series the request may see of them."""
-    record = records.player_record(player, None if scope.whole_league else scope.series)
-    recent = selectors.history_page(scope.series.filter(seats__player=player), size=RECENT)
-    chart = results_chart(record.months, labels=_chart_labels()) if record.months else None
-    return render(
-        request,
-        "scoring/history/player.html",
-        {"player": player, "record": record, "recent": recent, "chart": chart, **context},
-    )
-
-
 @require_GET
 def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A player's record over the series the request may see of them."""
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
     scope = selectors.player_scope(request, player)
     if scope is None:
         raise Http404("No such player.")
-    return player_response(request, player, scope=scope)
+    record = records.player_record(player, None if scope.whole_league else scope.series)
+    recent = selectors.history_page(scope.series.filter(seats__player=player), size=RECENT)
+    labels = {
+        "won": _("%(month)s: %(count)s won"),
+        "goat": _("%(month)s: %(count)s as the goat"),
+        "other": _("%(month)s: %(count)s neither"),
+    }
+    chart = results_chart(record.months, labels=labels) if record.months else None
+    context = {"player": player, "record": record, "recent": recent, "chart": chart}
+    return render(request, "scoring/history/player.html", context)

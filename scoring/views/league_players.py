@@ -1,11 +1,6 @@
-"""A league's players and its changes: the list (linking a player to a member's account), a
-player's page (rename, merge into another: previewed, then done), and the changes, where a merge
-is undone.
-
-Every page wants a logged-in member; the changes to players are the owner's (``access.league_for``
-answers 403 to the rest). A change the league refuses (``LeagueError``) answers 422 with the
-reason and changes nothing.
-"""
+"""A league's players and its changes: the list (a player's account), a player's page (rename,
+merge: previewed, then done), and the changes, where a merge is undone. A change the league
+refuses (``LeagueError``) answers 422 with the reason."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
 """Leagues: the list, a new league, a league's page, its members (roles, invites, ownership),
-settings (name, house rules, the public share link), archive and delete, and moving a quick game
-into a league. Standings: ``views/standings.py``; players and changes: ``views/league_players.py``.
-
-Every league page wants a logged-in member: an anonymous visitor is sent to log in, an outsider
-gets 404, a role too small for the action gets 403 (``access.league_for``). A change the league
-refuses (``LeagueError``) answers 422 with the reason and changes nothing.
-"""
+settings (name, house rules, the public link), archive and delete, and moving a quick game in.
+Outsiders get 404, a role too small 403 (``access.league_for``); a refused change 422."""
 
 from __future__ import annotations
 
@@ -245,7 +240,7 @@ def league_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def _settings_refused(request: HtmxHttpRequest, league: League, role: str, error: str):
-    form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+    form = LeagueForm(initial=LeagueForm.initial_for(league.name, league.ruleset))
     context = {"league": league, "form": form, "error": error, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=UNPROCESSABLE)
 
@@ -346,16 +341,9 @@ def league_settings(request: LoggedInRequest, pk: int) -> HttpResponse:
             return redirect(league)
         status = UNPROCESSABLE
     else:
-        form = LeagueForm(initial=LeagueForm.initial_for(league.name, _league_rules(league)))
+        form = LeagueForm(initial=LeagueForm.initial_for(league.name, league.ruleset))
     context = {"league": league, "form": form, **role_context(role, league)}
     return render(request, "scoring/leagues/settings.html", context, status=status)
-
-
-def _league_rules(league: League) -> rules.Ruleset:
-    try:
-        return rules.Ruleset.from_dict(league.rules)
-    except rules.InvalidRuleset:
-        return rules.PRESETS["classic"]
 
 
 @login_required

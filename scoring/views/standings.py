@@ -1,9 +1,5 @@
-"""A league's standings and head to head, and the public standings and series behind a share link.
-
-The member pages want a logged-in member (``access.league_for``: an anonymous visitor is sent to
-log in, an outsider gets 404). Every view only reads: the league's writes keep the standings'
-running totals folded (``scoring.running_totals``).
-"""
+"""A league's standings and head to head, and the public standings and series behind a share
+link. Every view only reads: the league's writes keep the running totals folded."""
 
 from __future__ import annotations
 

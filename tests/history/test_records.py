@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from scoring import rules
-from scoring.history.records import CHART_MONTHS, MonthResults, chart_months, player_record, streaks
+from scoring.history.records import CHART_MONTHS, MonthResults, chart_months, player_record
 from scoring.models import Player, Seat, Series
 from tests.helpers import LONG, finished_series, play_deals, start_series
 
@@ -71,28 +71,24 @@ def test_the_streak_counts_finished_series_without_being_the_goat(evening):
 
 
 @pytest.mark.parametrize(
-    "goats",
+    ("goats", "expected"),
     [
-        [False, True, False, False, False, True, False, False],
-        [True, False, False, True],
-        [False, False, False],
-        [True, True],
+        ([False, True, False, False, False, True, False, False], (2, 3)),
+        ([True, False, False, True], (0, 2)),
+        ([False, False, False], (3, 3)),
+        ([True, True], (0, 0)),
     ],
 )
-def test_the_database_counts_the_streaks_as_a_walk_through_the_series_would(league, goats):
+def test_the_database_counts_the_streaks_as_runs_without_the_goat_oldest_first(
+    league, goats, expected
+):
     now = timezone.now()
     for age, goat in enumerate(reversed(goats)):  # the oldest first, an hour apart
         series = finished_series(goat=0 if goat else 1, names=NAMES, league=league)
         Series.objects.filter(pk=series.pk).update(created_at=now - timedelta(hours=age))
     start_series(names=NAMES, league=league)  # in progress: not part of any run
     record = player_record(player("Lena"), Series.objects.all())
-    assert (record.current_streak, record.best_streak) == streaks(goats)
-
-
-def test_streaks_are_runs_without_the_goat_oldest_first():
-    assert streaks([]) == (0, 0)
-    assert streaks([False, False, True, False]) == (1, 2)
-    assert streaks([True, False, False, False, True]) == (0, 3)
+    assert (record.current_streak, record.best_streak) == expected
 
 
 def test_deal_figures_add_up_what_the_engine_counted_for_each_seat(league):

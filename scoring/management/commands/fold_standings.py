@@ -1,11 +1,8 @@
 """``manage.py fold_standings``: bring every league's running totals up to date now.
 
-Every write that finishes or changes a league series folds the league's running totals
-(``scoring.running_totals``), and the standings only read them. What no write folded is folded
-here: a release whose migration starts the totals afresh, a database restored by other means
-than ``import_history``, a repair. Run it once after ``migrate`` (about a second for a league of
-5,000 series, holding the league's row); safe at any time, on a live site, as often as wanted:
-a league already up to date costs a query.
+Every write of a league series folds its running totals; this folds what no write did (a release
+that starts the totals afresh, a database restored by other means, a repair). Safe on a live
+site at any time; a league up to date costs a query.
 """
 
 from __future__ import annotations

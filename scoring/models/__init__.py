@@ -1,0 +1,25 @@
+"""Stored data: a module per idea, every model imported here.
+
+What is derived from the deals (totals, who is out, the goat, the winner, each seat's deal
+figures) is stored on ``Series`` and ``Seat`` only so that lists, standings and records count
+without replaying; ``table.services.series_refresh`` rewrites it with every change of a deal.
+"""
+
+from scoring.models.accounts import AccountSettings, Export, exports_storage
+from scoring.models.events import Event, EventRound, EventTable, EventTableLink
+from scoring.models.leagues import (
+    MAX_ID,
+    MAX_LEAGUE_NAME,
+    MAX_NAME,
+    League,
+    LeagueEvent,
+    Membership,
+    NameKeyField,
+    Player,
+    Role,
+    classic_rules,
+    is_token,
+    new_token,
+)
+from scoring.models.series import MAX_DEALS, Deal, DealEvent, Seat, Series
+from scoring.models.standings import PairResult, RunningTotal

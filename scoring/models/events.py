@@ -1,0 +1,142 @@
+"""A club night: its rounds, its tables and the tables' links for the evening."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models.leagues import MAX_LEAGUE_NAME, League, classic_rules, new_token
+from scoring.models.series import Series
+from scoring.rules import Ruleset
+
+
+class Event(models.Model):
+    """A club night in a league: present players, rounds seated by ``plan`` (every round's tables
+    as player ids, ``events.seating``'s shape), one leaderboard."""
+
+    class Length(models.TextChoices):
+        GOAT = "goat", _("To the goat")
+        DEALS = "deals", _("A number of deals")
+        MINUTES = "minutes", _("A number of minutes (the deal in progress is finished)")
+
+    class TieBreak(models.TextChoices):
+        DIFFERENCE = "difference", _("Defeat points for minus against")
+        AGAINST = "against", _("Fewest defeat points against")
+        FOR = "for", _("Most defeat points for")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(_("name"), max_length=MAX_LEAGUE_NAME)
+    rules = models.JSONField(_("house rules"), default=classic_rules)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    length = models.CharField(_("round length"), max_length=8, choices=Length.choices)
+    length_value = models.PositiveSmallIntegerField(null=True, blank=True)
+    three_player_tables = models.BooleanField(default=False)
+    tie_break = models.CharField(
+        _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.DIFFERENCE
+    )
+    seed = models.PositiveIntegerField(default=0)
+    present = models.JSONField(default=list)  # player ids
+    plan = models.JSONField(default=list)
+    share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Grows with every change an organiser makes; the leaderboard's "anything new?".
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("club night")
+        verbose_name_plural = _("club nights")
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(length__in=["goat", "deals", "minutes"]), name="event_length_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_detail", args=[self.league_id, self.pk])
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.rules)
+
+
+class EventRound(models.Model):
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="played_rounds", verbose_name=_("club night")
+    )
+    number = models.PositiveSmallIntegerField()
+    out = models.JSONField(default=list)  # player ids sitting out
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club night round")
+        verbose_name_plural = _("club night rounds")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class EventTable(models.Model):
+    """One table of a round: a normal league series, and how an unfinished one was scored."""
+
+    round = models.ForeignKey(EventRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    series = models.OneToOneField(Series, on_delete=models.PROTECT, related_name="event_table")
+    # Set when the round was finished before the series: the side the rule made the winner
+    # (None: level), by the standing defeat points.
+    adjudicated = models.BooleanField(default=False)
+    adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club night table")
+        verbose_name_plural = _("club night tables")
+        ordering = ["round__number", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="event_table_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class EventTableLink(models.Model):
+    """A table of a club night, for the whole evening: its number and the link its phone keeps
+    (the QR code on its printed card). Each round, the link shows that round's game at this
+    table (``EventTable``): the phone never scans again."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True, default=new_token)
+    # The game at this table in the newest round started (None: no game at it then), written
+    # by ``events.services.round_start``: the phone's poll reads it in one query.
+    series = models.ForeignKey(
+        Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("club night table link")
+        verbose_name_plural = _("club night table links")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_table_link_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} of {self.event_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table_link", args=[self.token])
