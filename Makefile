@@ -61,7 +61,7 @@ RULES_SERIES ?= 3000
 RULES_SEED ?= 15
 rules-js: install node
 	@vectors=$$(mktemp) && \
-	  $(BIN)/python manage.py rules_vectors --count $(RULES_SERIES) --seed $(RULES_SEED) --output $$vectors && \
+	  $(BIN)/python -m tests.js.vectors --count $(RULES_SERIES) --seed $(RULES_SEED) --output $$vectors && \
 	  KOZEL_RULES_VECTORS=$$vectors node --test tests/js/*.test.mjs; \
 	  status=$$?; rm -f $$vectors; exit $$status
 

@@ -1,6 +1,6 @@
 // The JavaScript rules (static/js/kozel-rules.js) score exactly as the Python engine does.
 //
-// Every line of the golden vectors (`manage.py rules_vectors`, see scoring/rules/vectors.py) is
+// Every line of the golden vectors (tests/js/vectors.py, `python -m tests.js.vectors`) is
 // replayed here and compared step by step: each deal's outcome and the series' state after it,
 // or the refusal (message id, params, side, field, deal number) and a state left unchanged.
 // KOZEL_RULES_VECTORS names the vectors file (`make test` writes one); without it this test
@@ -26,7 +26,7 @@ function readVectors() {
     scratch = mkdtempSync(join(tmpdir(), "kozel-vectors-"));
     path = join(scratch, "vectors.jsonl");
     const python = process.env.KOZEL_PYTHON || join(ROOT, ".venv/bin/python");
-    const args = ["manage.py", "rules_vectors", "--count", "500", "--output", path];
+    const args = ["-m", "tests.js.vectors", "--count", "500", "--output", path];
     execFileSync(python, args, { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
   }
   const lines = readFileSync(path, "utf8").split("\n").filter(Boolean).map((text) => JSON.parse(text));

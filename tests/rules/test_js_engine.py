@@ -1,6 +1,6 @@
 """The JavaScript rules (``static/js/kozel-rules.js``) score exactly as this engine does.
 
-``manage.py rules_vectors`` writes golden vectors from the Python engine and Node runs
+``tests/js/vectors.py`` writes golden vectors from the Python engine and Node runs
 ``tests/js/rules.test.mjs`` over them. Node is required, never skipped: CI machines have Node 20.
 The last tests prove the comparison can fail: a wrong expected value, a rule changed in Python
 only and a rule changed in JavaScript only each make the Node run fail.
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.core.management import call_command
 
-from scoring.rules import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, vectors
+from scoring.rules import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS
 from scoring.rules import scoring as rules_scoring
+from tests.js import vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_TESTS = ROOT / "tests" / "js"
@@ -63,7 +63,7 @@ def _failures(result: subprocess.CompletedProcess[str]) -> str:
 def test_the_js_engine_scores_every_vector_as_python(tmp_path, served):
     """The source, and the engine as phones get it (minified: kozel_site/staticfiles.py)."""
     path = tmp_path / "vectors.jsonl"
-    call_command("rules_vectors", count=1000, seed=2025, output=str(path))
+    vectors.write(1000, 2025, str(path))
     module = None
     if served:
         module = Path(finders.find("js/kozel-rules.js"))
@@ -77,9 +77,9 @@ def test_the_js_engine_scores_every_vector_as_python(tmp_path, served):
 
 def test_the_command_writes_the_same_lines_for_a_seed(tmp_path):
     first, second, other = (tmp_path / name for name in ("a.jsonl", "b.jsonl", "c.jsonl"))
-    call_command("rules_vectors", count=20, seed=3, output=str(first))
-    call_command("rules_vectors", count=20, seed=3, output=str(second))
-    call_command("rules_vectors", count=20, seed=4, output=str(other))
+    vectors.write(20, 3, str(first))
+    vectors.write(20, 3, str(second))
+    vectors.write(20, 4, str(other))
     assert first.read_bytes() == second.read_bytes()
     assert first.read_bytes() != other.read_bytes()
     kinds = [json.loads(text)["kind"] for text in first.read_text().splitlines()]

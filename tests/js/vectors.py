@@ -2,7 +2,7 @@
 
 ``static/js/kozel-rules.js`` scores deals on the phone; ``tests/js/rules.test.mjs`` replays every
 line written here and compares every step, so a rule changed in one language only fails the
-build. ``manage.py rules_vectors`` writes the lines; this module imports nothing from Django.
+build (make rules-js: ``python -m tests.js.vectors``). It imports nothing from Django.
 
 What the series cover is said in docs/ARCHITECTURE.md ("The rules in JavaScript"). Each line
 is a JSON object whose ``kind`` says what it holds:
@@ -26,17 +26,28 @@ deals of ``replay`` and ``score_deal``).
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
-from .cards import CARD_POINTS, DEAL_TOTAL, POSSIBLE_SIDE_POINTS, is_possible_split
-from .deal import Deal
-from .errors import InvalidDeal, InvalidRuleset
-from .ruleset import EGGS_CHOICES, ENDING_CHOICES, MAX_TARGET, NAKED_CHOICES, PRESETS, Ruleset
-from .scoring import score_deal
-from .series import Series, SeriesState, replay
-from .table import SEAT_SIDES, dealer_seat, first_leader_seat
+from scoring.rules.cards import CARD_POINTS, DEAL_TOTAL, POSSIBLE_SIDE_POINTS, is_possible_split
+from scoring.rules.deal import Deal
+from scoring.rules.errors import InvalidDeal, InvalidRuleset
+from scoring.rules.ruleset import (
+    EGGS_CHOICES,
+    ENDING_CHOICES,
+    MAX_TARGET,
+    NAKED_CHOICES,
+    PRESETS,
+    Ruleset,
+)
+from scoring.rules.scoring import score_deal
+from scoring.rules.series import Series, SeriesState, replay
+from scoring.rules.table import SEAT_SIDES, dealer_seat, first_leader_seat
 
 FORMAT = 1
 #: Seats per mode (the site's ``scoring.modes``, which imports Django).
@@ -376,3 +387,35 @@ def _tupled(value: Any) -> Any:
 
 def _listed(value: tuple[Any, ...] | None) -> list[Any] | None:
     return None if value is None else list(value)
+
+
+def write(count: int, seed: int, output: str) -> tuple[int, int]:
+    """Write ``count`` series of ``seed`` as JSON lines to ``output`` (- for stdout); how many
+    series and deals entered."""
+    series = steps = 0
+    stream = sys.stdout if output == "-" else open(output, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        for line in generate(count, seed):
+            if line["kind"] == "series":
+                series += 1
+                steps += len(line["steps"])
+            stream.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    return series, steps
+
+
+if __name__ == "__main__":  # python -m tests.js.vectors (make rules-js)
+    parser = argparse.ArgumentParser(description="Golden vectors for static/js/kozel-rules.js.")
+    parser.add_argument("--count", type=int, default=3000, help="how many series (3000)")
+    parser.add_argument("--seed", type=int, default=15, help="the random seed (15)")
+    parser.add_argument("--output", default="-", help="the file to write (- for stdout)")
+    arguments = parser.parse_args()
+    started = time.perf_counter()
+    written, entered = write(arguments.count, arguments.seed, arguments.output)
+    print(
+        f"rules vectors: {written} series, {entered} deals entered, seed {arguments.seed}, "
+        f"in {time.perf_counter() - started:.1f} s -> {arguments.output}",
+        file=sys.stderr,
+    )
