@@ -88,6 +88,21 @@ class EventForm(_PresentMixin, HouseRulesForm):
             self.add_error("length_value", gettext("Say how many deals or minutes."))
         return data
 
+    def event_arguments(self) -> dict[str, Any]:
+        """What ``services.event_create`` takes from the form (it is valid)."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "players": list(data["players"]),
+            "names": data["new_players"],
+            "rounds": data["rounds"],
+            "length": data["length"],
+            "length_value": data["length_value"],
+            "ruleset": data["ruleset"],
+            "three_player_tables": data["three_player_tables"],
+            "tie_break": data["tie_break"],
+        }
+
 
 class PresentForm(_PresentMixin):
     pass

@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from scoring import rules
 from scoring.access import league_for, picked_player, remember_player
 from scoring.collation import name_sort_key
 from scoring.compression import mark_secret
@@ -107,33 +106,18 @@ def event_new(request: LoggedInRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = EventForm(request.POST, league=league)
         if form.is_valid():
-            data = form.cleaned_data
             try:
                 event = services.event_create(
-                    league=league,
-                    name=data["name"],
-                    players=list(data["players"]),
-                    names=data["new_players"],
-                    rounds=data["rounds"],
-                    length=data["length"],
-                    length_value=data["length_value"],
-                    ruleset=data["ruleset"],
-                    three_player_tables=data["three_player_tables"],
-                    tie_break=data["tie_break"],
-                    seed=secrets.randbelow(1_000_000),
-                    user=request.user,
-                )
+                    league=league, seed=secrets.randbelow(1_000_000), user=request.user,
+                    **form.event_arguments(),
+                )  # fmt: skip
             except EventError as error:
                 form.add_error(None, error.message)
             else:
                 return redirect(event)
         status = UNPROCESSABLE
     else:
-        try:
-            ruleset = rules.Ruleset.from_dict(league.rules)
-        except rules.InvalidRuleset:
-            ruleset = rules.PRESETS["classic"]
-        form = EventForm(league=league, initial=EventForm.rules_initial(ruleset))
+        form = EventForm(league=league, initial=EventForm.rules_initial(league.ruleset))
     context = {"league": league, "form": form}
     return render(request, "scoring/events/new.html", context, status=status)
 

@@ -106,21 +106,7 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
         if form.is_valid() and (refusal := limit(request)):
             form.add_error(None, refusal)  # too many games from here: the form says so
         if form.is_valid():
-            data = form.cleaned_data
-            series = services.series_create(
-                mode=data["mode"],
-                names=data["names"],
-                first_dealer=data["first_dealer"],
-                ruleset=data["ruleset"],
-                league=league,
-                known=known,
-                user=request.user,
-            )
-            (quick_game_started if league is None else league_game_started)(request)
-            remember_link(request, series, series.score_token)
-            if league is None:
-                remember_created(request, series)
-            return redirect(series)
+            return redirect(_started(request, form.cleaned_data, league, known))
         status = UNPROCESSABLE
     else:
         form = SeriesForm(initial=initial)
@@ -133,6 +119,25 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
         "shapes": SHAPES,
     }
     return render(request, "scoring/series_new.html", context, status=status)
+
+
+def _started(request: HtmxHttpRequest, data: dict, league: League | None, known) -> Series:
+    """The game the new-game form asked for, counted against its limit; this phone scores it,
+    and manages a quick game."""
+    series = services.series_create(
+        mode=data["mode"],
+        names=data["names"],
+        first_dealer=data["first_dealer"],
+        ruleset=data["ruleset"],
+        league=league,
+        known=known,
+        user=request.user,
+    )
+    (quick_game_started if league is None else league_game_started)(request)
+    remember_link(request, series, series.score_token)
+    if league is None:
+        remember_created(request, series)
+    return series
 
 
 def _names_offered(known) -> list[str]:
