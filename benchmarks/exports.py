@@ -196,7 +196,6 @@ def _environment(work: Path, database: Path) -> dict[str, str]:
         LOG_LEVEL="WARNING",
         GUNICORN_LOG_LEVEL="warning",
         WEB_CONCURRENCY=str(WORKERS),
-        PAGE_CACHE_URL="",
     )
 
 

@@ -120,7 +120,6 @@ def environment(cluster, tmp_path_factory) -> dict[str, str]:
         LOG_LEVEL="WARNING",
         GUNICORN_LOG_LEVEL="warning",
     )
-    env.pop("PAGE_CACHE_URL", None)
     for args in (
         ("migrate", "--noinput", "-v0"),
         ("collectstatic", "--noinput", "-v0"),
