@@ -209,8 +209,11 @@
   // seconds (data-every) whether the series changed since its version. Nothing new is an empty
   // 204. News replaces the board around a deal form the player is using; when that form's
   // deal was taken meanwhile, the typed points stay, renumbered, and a notice says so. Hidden
-  // pages do not ask; coming back asks at once.
+  // pages do not ask; coming back asks at once. An asking that hangs (a phone between cells
+  // keeps a dead connection open) is given up after ASK_TIMEOUT and said like no connection,
+  // so the board never stops keeping up without saying so.
   var poll = { timer: null, busy: false };
+  var ASK_TIMEOUT = 10000;
   function liveBoard() { return document.querySelector("#scoreboard[data-live]"); }
 
   function schedule(delay) {
@@ -228,7 +231,9 @@
     if (board.querySelector(".htmx-request") || board.classList.contains("htmx-request")) return schedule();
     poll.busy = true;
     var url = board.getAttribute("data-live") + "?version=" + encodeURIComponent(board.getAttribute("data-version"));
-    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (response) {
+    var options = { headers: { "HX-Request": "true" }, credentials: "same-origin" };
+    if (window.AbortSignal && AbortSignal.timeout) options.signal = AbortSignal.timeout(ASK_TIMEOUT);
+    fetch(url, options).then(function (response) {
       if (response.status >= 400) say(response.status === 403 ? "forbidden" : "failed", "poll");
       else answered();
       if (response.status === 204) return null;

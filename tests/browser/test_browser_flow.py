@@ -123,7 +123,7 @@ def test_points_typed_for_a_deal_taken_meanwhile_are_kept(open_tab):
     other.open_link(series.score_token)
     stale.open_link(series.score_token)
     # This phone hears nothing new (a poor connection): its form is for deal 1 still.
-    stale.page.route("**/live/**", lambda route: route.fulfill(status=204))
+    stale.context.route("**/live/**", lambda route: route.fulfill(status=204))
     points(other.page, "Anna & Vera").fill("70")
     other.page.get_by_role("button", name="Record deal").click()
     expect(totals(other.page)).to_have_text(["0", "2"])

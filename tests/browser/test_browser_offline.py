@@ -69,7 +69,7 @@ def test_a_refused_or_failed_deal_is_said_not_swallowed(tab, code, words):
     series = start_series()
     tab.open_link(series.score_token)
     page = tab.page
-    page.route(
+    tab.context.route(
         f"**/series/{series.pk}/deals/",
         lambda route: route.fulfill(status=code, body="no", content_type="text/html"),
     )
@@ -119,7 +119,9 @@ def test_every_request_of_the_board_that_fails_is_said_at_once(tab, asked, answe
         return f"/series/{series.pk}/{path}" in url
 
     with tab.expecting(answer or 0):
-        page.route(failing, fail)
+        # The context's routes, not the page's: they hold whether or not the service worker has
+        # taken the page over yet (it installs on the first visit, while the test goes on).
+        tab.context.route(failing, fail)
         if asked == "undo":
             page.get_by_role("button", name="Undo").click()
         elif asked == "put back":
@@ -129,7 +131,7 @@ def test_every_request_of_the_board_that_fails_is_said_at_once(tab, asked, answe
             page.wait_for_timeout(4500)  # the board asks twice meanwhile, and is answered
             expect(status(page)).to_have_text(words)
         else:
-            page.unroute(failing)
+            tab.context.unroute(failing)
             if answer == 403:
                 page.wait_for_timeout(4500)
                 expect(status(page)).to_have_text(words)  # until the page is reloaded
@@ -140,6 +142,27 @@ def test_every_request_of_the_board_that_fails_is_said_at_once(tab, asked, answe
     # htmx's own console lines about the failure are the subject of this test.
     said = (f"Status Error Code {answer}", "htmx:sendError", "htmx:afterRequest")
     tab.problems[:] = [p for p in tab.problems if not any(s in p for s in said)]
+
+
+def test_an_asking_that_hangs_is_given_up_said_and_caught_up(tab):
+    """A phone between cells can keep a dead connection open: the board's asking that gets no
+    answer is given up (app.js, ASK_TIMEOUT), said like no connection, and asked again; the
+    next answer ends the message and brings what the other phones recorded meanwhile."""
+    from tests.helpers import play_deals
+
+    series = start_series()
+    tab.open_link(series.score_token)
+    page = tab.page
+    held = []
+    tab.context.route(f"**/series/{series.pk}/live/**", lambda route: held.append(route))  # unanswered
+    expect(status(page)).to_have_text(NO_CONNECTION, timeout=20_000)
+    assert held, "the board asked"
+    tab.context.unroute(f"**/series/{series.pk}/live/**")
+    play_deals(series, [(70, 50)])  # another phone
+    expect(page.locator("#scoreboard tbody tr")).to_have_count(1)
+    expect(status(page)).to_be_hidden()
+    forgive_offline(tab)
+    tab.problems[:] = [p for p in tab.problems if "TimeoutError" not in p and "/live/" not in p]
 
 
 def test_the_russian_page_says_it_in_russian(tab):
@@ -596,7 +619,7 @@ def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
         route.fetch()
         route.abort()
 
-    page.route(f"**/series/{series.pk}/deals/", reach_then_vanish)
+    tab.context.route(f"**/series/{series.pk}/deals/", reach_then_vanish)
     tab.context.set_offline(False)
     until(page, lambda: series.deals.count() == 1, "the first deal recorded")
     page.close()

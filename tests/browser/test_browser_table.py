@@ -199,7 +199,7 @@ def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(o
     phone_a.open_link(series.score_token)
     phone_b.open_link(series.score_token)
     # Phone A hears nothing new (a poor connection), so its page still shows deal 1 last.
-    phone_a.page.route("**/live/**", lambda route: route.fulfill(status=204))
+    phone_a.context.route("**/live/**", lambda route: route.fulfill(status=204))
     record_deal(phone_b.page, {"Anna & Vera": "20"})
     expect(totals(phone_b.page)).to_have_text(["4", "2"])
 
