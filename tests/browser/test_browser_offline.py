@@ -153,8 +153,8 @@ def test_an_asking_that_hangs_is_given_up_said_and_caught_up(tab):
     series = start_series()
     tab.open_link(series.score_token)
     page = tab.page
-    held = []
-    tab.context.route(f"**/series/{series.pk}/live/**", lambda route: held.append(route))  # unanswered
+    held = []  # asked, never answered
+    tab.context.route(f"**/series/{series.pk}/live/**", lambda route: held.append(route))
     expect(status(page)).to_have_text(NO_CONNECTION, timeout=20_000)
     assert held, "the board asked"
     tab.context.unroute(f"**/series/{series.pk}/live/**")
