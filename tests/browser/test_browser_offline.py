@@ -619,7 +619,7 @@ def test_a_tab_closed_while_sending_loses_and_doubles_nothing(tab):
         route.fetch()
         route.abort()
 
-    tab.context.route(f"**/series/{series.pk}/deals/", reach_then_vanish)
+    page.route(f"**/series/{series.pk}/deals/", reach_then_vanish)  # goes with the tab
     tab.context.set_offline(False)
     until(page, lambda: series.deals.count() == 1, "the first deal recorded")
     page.close()
