@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,7 +22,7 @@ from scoring.access import (
 from scoring.collation import name_sort_key
 from scoring.history.selectors import home_context
 from scoring.ids import id_param
-from scoring.models import League, Role, Series
+from scoring.models import League, Player, Role, Series
 from scoring.modes import SHAPES, Mode
 from scoring.table import selectors, services
 from scoring.table.forms import SeriesForm, series_initial
@@ -121,7 +124,9 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "scoring/series_new.html", context, status=status)
 
 
-def _started(request: HtmxHttpRequest, data: dict, league: League | None, known) -> Series:
+def _started(
+    request: HtmxHttpRequest, data: dict[str, Any], league: League | None, known: QuerySet[Player]
+) -> Series:
     """The game the new-game form asked for, counted against its limit; this phone scores it,
     and manages a quick game."""
     series = services.series_create(

@@ -143,7 +143,9 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _deal_answer(request, pk, outcome, form, posted["number"])
 
 
-def _deal_answer(request, pk: int, outcome: deals.Recorded, form: DealForm, number: int):
+def _deal_answer(
+    request: HtmxHttpRequest, pk: int, outcome: deals.Recorded, form: DealForm, number: int
+) -> HttpResponse:
     """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
     form comes back as typed, with its errors; any other is the board's own."""
     fresh = selectors.series_for_request(request, pk)
@@ -184,7 +186,9 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     return _edit_save(request, access, number, form, correction)
 
 
-def _edit_save(request, access: SeriesAccess, number: int, form: DealForm, correction: bool):
+def _edit_save(
+    request: HtmxHttpRequest, access: SeriesAccess, number: int, form: DealForm, correction: bool
+) -> HttpResponse:
     """An edit form that parsed: saved (and said from what to what), or why not."""
     try:
         edited = deals.deal_edit(
