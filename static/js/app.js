@@ -250,7 +250,10 @@
 
   function inUse(form) {
     if (!form) return false;
-    if (form.contains(document.activeElement)) return true;
+    return form.contains(document.activeElement) || typed(form);
+  }
+  // Points or an answer the player typed (not the rest of 120 the page filled in).
+  function typed(form) {
     return Array.prototype.some.call(form.querySelectorAll("input"), function (input) {
       if (input.type === "hidden" || input.classList.contains("computed")) return false;
       if (input.type === "radio") return input.checked;
@@ -334,6 +337,9 @@
     if (newNumber !== oldNumber) {
       var old = oldForm.querySelector(".kept");
       if (old) old.remove();
+    }
+    // Said only where points were typed: a form merely focused has nothing of its own to keep.
+    if (newNumber !== oldNumber && typed(oldForm)) {
       var notice = document.createElement("p");
       notice.className = "notice kept";
       notice.setAttribute("role", "alert");

@@ -117,6 +117,20 @@ def test_a_hidden_page_stops_asking_and_asks_at_once_when_shown_again(tab):
     expect(totals(tab.page)).to_have_text(["0", "2"], timeout=1_500)  # asked at once
 
 
+def test_an_empty_form_moves_on_to_the_next_deal_without_a_word(tab):
+    """The deal form in focus but nothing typed: another phone's deal renumbers it, and no
+    notice says points were kept (there are none)."""
+    series = start_series()
+    tab.open_link(series.score_token)
+    points(tab.page, "Anna & Vera").focus()
+    record(series, (70, 50))  # another phone
+    expect(tab.page.get_by_role("heading", name="Deal 2: card points")).to_be_visible(
+        timeout=IN_STEP_MS
+    )
+    expect(points(tab.page, "Anna & Vera")).to_be_focused()
+    expect(tab.page.locator("form.deal-form .notice")).to_have_count(0)
+
+
 def test_points_typed_for_a_deal_taken_meanwhile_are_kept(open_tab):
     series = start_series()
     other, stale = open_tab(), open_tab()
