@@ -232,6 +232,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbo
         # "try again in a moment" (503) after this long, not after a worker's whole timeout.
         "timeout": envfloat("DATABASE_POOL_TIMEOUT", 2.0),
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
+    "DATABASE_PREPARED_STATEMENTS", True
+):
+    # Parameters bound by the server, and a statement a connection has run 5 times kept
+    # prepared (parsed and planned once): a table phone's poll cost PostgreSQL 0.30 ms of CPU
+    # planned anew each time, 0.09 ms prepared (docs/PERFORMANCE.md). Behind a pooler that
+    # hands each transaction another server connection (PgBouncer in transaction mode),
+    # DATABASE_PREPARED_STATEMENTS=false: prepared statements live in one server session.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 _test_name = os.environ.get("TEST_DATABASE_NAME")
 if not _test_name and DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file rather than SQLite's shared-cache memory database, whose table locks fail at once
