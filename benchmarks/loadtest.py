@@ -52,7 +52,7 @@ databases and >= 40 % of bare's N). Figures only: no speed is asserted (a QUICK 
 request fails other than by a timeout: its code paths must work). The generator (asyncio with
 plain sockets, one connection a request as gunicorn's sync workers close each) shares the two
 cores with the servers; its CPU is printed so that it can be told apart. A whole run with both
-databases takes 15 to 20 minutes (more steps when the site holds more tables).
+databases takes 20 to 30 minutes (more steps when the site holds more tables).
 
 ``LOADTEST_PAGE_CACHE_URL`` (e.g. redis://127.0.0.1:6379/14, emptied before each site server):
 the site's shared page cache (``PAGE_CACHE_URL``), only to measure code that still has one.

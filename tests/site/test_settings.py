@@ -42,6 +42,7 @@ VARIABLES = [
     "DATABASE_POOL_MIN_SIZE",
     "DATABASE_POOL_MAX_SIZE",
     "DATABASE_POOL_TIMEOUT",
+    "DATABASE_PREPARED_STATEMENTS",
     "GUNICORN_THREADS",
     "EXPORTS_ROOT",
     "CONN_MAX_AGE",
@@ -257,6 +258,18 @@ def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
     plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
     assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
     assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+
+
+def test_postgresql_binds_parameters_itself_and_keeps_statements_prepared(monkeypatch):
+    url = "postgres://kozel@db.example.org:5432/kozel"
+    options = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]["OPTIONS"]
+    assert options["server_side_binding"] is True
+    assert options["prepare_threshold"] == 5  # psycopg's own: prepared from the sixth run on
+    pooled = production(monkeypatch, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false")
+    options = pooled["DATABASES"]["default"]["OPTIONS"]
+    assert "server_side_binding" not in options and "prepare_threshold" not in options
+    sqlite = production(monkeypatch)["DATABASES"]["default"]["OPTIONS"]
+    assert "server_side_binding" not in sqlite
 
 
 def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
