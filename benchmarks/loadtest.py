@@ -506,6 +506,7 @@ class Table:
     series: list[dict]
     phones: list[Phone]
     at: int = 0
+    posting: bool = False  # a deal of this table is on its way
 
     @property
     def current(self) -> dict:
@@ -769,6 +770,9 @@ class ClubNight:
         )
 
     def _deal(self, moment: float, table: Table) -> None:
+        if table.posting:  # a table types its next deal once its last one is answered
+            return  # (only QUICK's deal a second can catch up with a slow answer)
+        table.posting = True
         task = self.loop.create_task(self._read_and_post(moment, table))
         self.deals.add(task)
         task.add_done_callback(self.deals.discard)
@@ -805,6 +809,8 @@ class ClubNight:
                 table.move_on()
         except Exception as error:  # counted and shown, never lost
             self._failed(kinds, moment, error)
+        finally:
+            table.posting = False
 
     def _screen(self, moment: float, club: int) -> None:
         # The club night its first table plays (its tables move on to the next one together).
