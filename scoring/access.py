@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -38,7 +39,9 @@ class SeriesAccess:
     can_manage: bool  # revoke links, move into a league
     link: str | None = None  # SCORE or WATCH: the link this browser holds, if any
     archived: bool = False  # a series of an archived league: nobody scores or manages it
-    table: bool = False  # scored through its club-night table's link for the evening
+    #: The club-night table's link for the evening that this browser opened, if any: whoever
+    #: else lets it in, its board polls the table's live view and follows it round to round.
+    table_link: EventTableLink | None = None
 
 
 def held_tokens(request: HttpRequest) -> dict[int, str]:
@@ -116,19 +119,18 @@ def remember_player(request: HttpRequest, event: Event, player_id: int) -> None:
     _remember(request, SESSION_SEATS, str(event.pk), player_id)
 
 
-def _table_phone(request: HttpRequest, series: Series) -> bool:
-    """Whether this browser holds the evening's link of the club-night table ``series`` is
-    played at (a link still valid: two queries, asked only when nothing else lets it in)."""
+def _table_link(request: HttpRequest, series: Series) -> EventTableLink | None:
+    """The evening's link of the club-night table ``series`` is played at, when this browser
+    opened it and it is still valid (one query, asked only of a browser that holds a table's
+    link), with its club night and league."""
     held = held_tables(request)
     if not held or series.league_id is None:
-        return False
-    table = EventTable.objects.filter(series=series).values_list("round__event_id", "number")
-    found = table.first()
-    if found is None or found not in set(held.values()):
-        return False
-    event_id, number = found
-    links = EventTableLink.objects.filter(event_id=event_id, number=number, token__in=list(held))
-    return links.exists()
+        return None
+    here = EventTable.objects.filter(
+        series=series, round__event_id=OuterRef("event_id"), number=OuterRef("number")
+    )
+    links = EventTableLink.objects.filter(Exists(here), token__in=list(held))
+    return links.select_related("event__league").first()
 
 
 def remember_created(request: HttpRequest, series: Series) -> None:
@@ -178,13 +180,22 @@ def archived_refusal() -> PermissionDenied:
     return PermissionDenied(archived_message())
 
 
-def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
-    """What this request may do with ``series``; 404 when it may not even see it."""
+def series_access(
+    request: HttpRequest, series: Series, *, table_link: EventTableLink | None = None
+) -> SeriesAccess:
+    """What this request may do with ``series``; 404 when it may not even see it.
+
+    ``table_link``: the club-night table's link in the address of a table's page, which this
+    browser opened (``held_tables``) and which names ``series`` as the round's game: not asked
+    again."""
     role, archived = _membership(request, series.league_id)
     link = held_link(request, series)
     # The creator keeps the game whatever becomes of its links (renewed on another device).
     creator = is_creator(request, series)
-    table = role is None and link is None and not creator and _table_phone(request, series)
+    if table_link is None:
+        table_link = _table_link(request, series)
+    # The table's link lets in whom nothing else does; a league's viewer stays a viewer.
+    table = role is None and link is None and not creator and table_link is not None
     if role is None and link is None and not creator and not table:
         if request.session.get(SESSION_LINKS, {}).get(str(series.pk)):
             raise LinkRenewed("The link this browser opened was renewed.")
@@ -202,7 +213,7 @@ def series_access(request: HttpRequest, series: Series) -> SeriesAccess:
         can_manage=can_manage,
         link=link,
         archived=archived,
-        table=table,
+        table_link=table_link,
     )
 
 

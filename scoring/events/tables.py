@@ -194,9 +194,9 @@ def state_of(series: _Stands, *, round_over: bool, now: datetime) -> TableState:
     return TableState.PLAYING if series.deal_count else TableState.WAITING
 
 
-def evening_of(series: Series, held: dict[str, tuple[int, int]]) -> Evening | None:
+def evening_of(series: Series, link: EventTableLink | None) -> Evening | None:
     """The club night a series is a table of (one query; none for a quick game), with the
-    table's link when this phone holds it (``held``: ``access.held_tables``)."""
+    table's link when this phone opened it (``SeriesAccess.table_link``)."""
     if series.league_id is None:
         return None
     table = EventTable.objects.filter(series=series).select_related("round__event__league").first()
@@ -204,10 +204,6 @@ def evening_of(series: Series, held: dict[str, tuple[int, int]]) -> Evening | No
         return None
     table.series = series  # with its seats, as the board loaded them
     event = table.round.event
-    link = None
-    tokens = [token for token, at in held.items() if at == (event.pk, table.number)]
-    if tokens:
-        link = EventTableLink.objects.filter(token__in=tokens).first()
     return Evening(event, table.round, table, link, _next_places(event, table))
 
 
@@ -223,9 +219,8 @@ def _next_places(event: Event, table: EventTable) -> list[tuple[str, Place]]:
 
 def link_for(token: str) -> EventTableLink | None:
     """A table's link for the evening, with its club night, league and the round's game."""
-    return (
-        EventTableLink.objects.select_related("event__league", "series").filter(token=token).first()
-    )
+    links = EventTableLink.objects.select_related("event__league", "series__league")
+    return links.filter(token=token).first()
 
 
 def live_version(token: str) -> int | None:

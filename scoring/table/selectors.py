@@ -5,11 +5,11 @@ from __future__ import annotations
 import uuid
 from typing import NamedTuple
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
 from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
-from scoring.models import Deal, DealEvent, Player, Seat, Series
+from scoring.models import Deal, DealEvent, EventTableLink, Player, Seat, Series
 
 
 def visible_series_filter(request: HttpRequest) -> Q:
@@ -64,6 +64,14 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
     except Series.DoesNotExist:
         raise Http404("No such series.") from None
     return series_access(request, series)
+
+
+def series_at_table(request: HttpRequest, link: EventTableLink) -> SeriesAccess:
+    """The round's game at a club-night table whose link this browser opened (``link_for``
+    loaded it with its series), with its seats, and what this request may do with it."""
+    series = link.series
+    prefetch_related_objects([series], _seats())
+    return series_access(request, series, table_link=link)
 
 
 def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:

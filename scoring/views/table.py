@@ -8,6 +8,7 @@ context): an htmx request gets the board's partial, a plain request the page.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from django.contrib import messages
@@ -24,7 +25,6 @@ from scoring.access import (
     LinkRenewed,
     SeriesAccess,
     archived_refusal,
-    held_tables,
     remember_created,
     remember_link,
 )
@@ -93,7 +93,7 @@ def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
 def board_answer(request: HtmxHttpRequest, access: SeriesAccess, *, status: int = 200, **kwargs):
     """The board as it is now: its partial for htmx, else the page; for a club night's game, with
     its evening (the table's link too, on the table's phone)."""
-    evening = tables.evening_of(access.series, held_tables(request))
+    evening = tables.evening_of(access.series, access.table_link)
     context = board.context(request, access, evening=evening, **kwargs)
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
@@ -140,15 +140,19 @@ def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if outcome.sent is not None:
             messages.warning(request, board.outcome_notice(outcome, shown, posted["number"]))
         return redirect("series_detail", pk=pk)
-    return _deal_answer(request, pk, outcome, form, posted["number"])
+    return _deal_answer(request, access, outcome, form, posted["number"])
 
 
 def _deal_answer(
-    request: HtmxHttpRequest, pk: int, outcome: deals.Recorded, form: DealForm, number: int
+    request: HtmxHttpRequest,
+    access: SeriesAccess,
+    outcome: deals.Recorded,
+    form: DealForm,
+    number: int,
 ) -> HttpResponse:
     """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
     form comes back as typed, with its errors; any other is the board's own."""
-    fresh = selectors.series_for_request(request, pk)
+    fresh = dataclasses.replace(access, series=selectors.series_with_seats(access.series.pk))
     now = board.load(fresh.series)
     if outcome.error is not None:
         form.add_engine_error(outcome.error)

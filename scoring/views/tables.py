@@ -35,7 +35,7 @@ def table_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return render(request, "scoring/events/table_join.html", {"link": link})
     if link.series_id is None:
         return _waiting(request, link)
-    return board_answer(request, selectors.series_for_request(request, link.series_id))
+    return board_answer(request, selectors.series_at_table(request, link))
 
 
 def _waiting(request: HtmxHttpRequest, link: EventTableLink) -> HttpResponse:
@@ -58,4 +58,4 @@ def table_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if link.series_id is None:
         return _waiting(request, link)
-    return board_answer(request, selectors.series_for_request(request, link.series_id))
+    return board_answer(request, selectors.series_at_table(request, link))

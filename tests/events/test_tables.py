@@ -201,6 +201,21 @@ def test_a_table_phones_poll_with_nothing_new_costs_one_query(league, django_ass
         assert live(phone, link, version).status_code == 204
 
 
+def test_a_table_phones_board_reads_the_link_once(league, django_assert_num_queries):
+    """The table's page and its news read the link with its evening and game once, and what
+    lets this phone score is that link in the address: the session, the link, the seats, the
+    round's table, the deals (and the news' version first)."""
+    event = make_event(league, 8)
+    link = event.table_links.get(number=1)
+    phone = table_phone(link)
+    with django_assert_num_queries(5):
+        page = phone.get(link.get_absolute_url())
+    assert 'name="entry_key"' in page.content.decode()
+    with django_assert_num_queries(6):
+        news = live(phone, link, "0")
+    assert news.status_code == 200 and 'name="entry_key"' in news.content.decode()
+
+
 def test_a_tables_state_follows_its_series_and_its_round(league):
     from datetime import timedelta
 
