@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Mapping
-from typing import Any
 
 
 def _int(name: str, default: int) -> int:
@@ -23,30 +21,6 @@ wsgi_app = "kozel_site.wsgi:application"
 # The project is loaded once in the master and the workers are forked from it (its memory
 # shared, copy-on-write). Loading it opens no database connection.
 preload_app = True
-
-
-def pool_refusal(threads: int, database: Mapping[str, Any]) -> str | None:
-    """Why gunicorn may not run ``threads`` threads per worker on ``database``'s pool, or None:
-    each thread holds a connection while it answers, so with more threads than the pool lends,
-    requests wait for one and fail (PoolTimeout) when the site is busy."""
-    pool = database.get("OPTIONS", {}).get("pool")
-    if not isinstance(pool, dict) or threads <= pool["max_size"]:
-        return None
-    return (
-        f"gunicorn would run {threads} threads per worker, but the database pool lends each "
-        f"process at most {pool['max_size']} connections (DATABASE_POOL_MAX_SIZE): requests "
-        f"would wait for a connection and fail. Set DATABASE_POOL_MAX_SIZE to {threads} or "
-        "more, or leave it unset (it follows GUNICORN_THREADS)."
-    )
-
-
-def on_starting(server) -> None:
-    """Before any worker is forked: more threads than the database pool lends is refused."""
-    from django.conf import settings
-
-    refusal = pool_refusal(server.cfg.threads, settings.DATABASES.get("default", {}))
-    if refusal:
-        raise SystemExit(refusal)
 
 
 bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"

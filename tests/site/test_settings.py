@@ -38,10 +38,7 @@ VARIABLES = [
     "EMAIL_BACKEND",
     "SUPPORT_CONTACT",
     "ADMIN_URL",
-    "DATABASE_POOL",
-    "DATABASE_POOL_MIN_SIZE",
-    "DATABASE_POOL_MAX_SIZE",
-    "DATABASE_POOL_TIMEOUT",
+    "DATABASE_CONNECT_TIMEOUT",
     "DATABASE_PREPARED_STATEMENTS",
     "GUNICORN_THREADS",
     "EXPORTS_ROOT",
@@ -241,23 +238,17 @@ def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(m
     assert load(monkeypatch, ADMIN_URL=" ")["ADMIN_URL"] == ""
 
 
-def test_postgresql_borrows_connections_from_a_pool(monkeypatch):
+def test_postgresql_keeps_a_connection_checked_before_each_request_uses_it(monkeypatch):
     url = "postgres://kozel@db.example.org:5432/kozel"
     database = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]
-    assert database["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 4, "timeout": 2.0}
-    assert database["CONN_MAX_AGE"] == 0  # the pool keeps the connections, not the request
-    assert database["CONN_HEALTH_CHECKS"] is True  # Django's pool then checks each one it lends
-    sized = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_MAX_SIZE="8")
-    assert sized["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 8
-    threads = production(monkeypatch, DATABASE_URL=url, GUNICORN_THREADS="6")
-    assert threads["DATABASES"]["default"]["OPTIONS"]["pool"]["max_size"] == 6
-    quick = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0.5")
-    assert quick["DATABASES"]["default"]["OPTIONS"]["pool"]["timeout"] == 0.5
-    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_TIMEOUT"):
-        production(monkeypatch, DATABASE_URL=url, DATABASE_POOL_TIMEOUT="0")
-    plain = production(monkeypatch, DATABASE_URL=url, DATABASE_POOL="false")
-    assert "pool" not in plain["DATABASES"]["default"].get("OPTIONS", {})
-    assert plain["DATABASES"]["default"]["CONN_MAX_AGE"] == 60
+    assert database["CONN_MAX_AGE"] == 60  # kept between requests
+    assert database["CONN_HEALTH_CHECKS"] is True  # one a restart broke is replaced
+    assert database["OPTIONS"]["connect_timeout"] == 2  # a host that does not answer
+    assert "pool" not in database["OPTIONS"]
+    waiting = production(monkeypatch, DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="5")
+    assert waiting["DATABASES"]["default"]["OPTIONS"]["connect_timeout"] == 5
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_CONNECT_TIMEOUT"):
+        production(monkeypatch, DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="soon")
 
 
 def test_postgresql_binds_parameters_itself_and_keeps_statements_prepared(monkeypatch):
@@ -265,8 +256,8 @@ def test_postgresql_binds_parameters_itself_and_keeps_statements_prepared(monkey
     options = production(monkeypatch, DATABASE_URL=url)["DATABASES"]["default"]["OPTIONS"]
     assert options["server_side_binding"] is True
     assert options["prepare_threshold"] == 5  # psycopg's own: prepared from the sixth run on
-    pooled = production(monkeypatch, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false")
-    options = pooled["DATABASES"]["default"]["OPTIONS"]
+    pooler = production(monkeypatch, DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false")
+    options = pooler["DATABASES"]["default"]["OPTIONS"]
     assert "server_side_binding" not in options and "prepare_threshold" not in options
     sqlite = production(monkeypatch)["DATABASES"]["default"]["OPTIONS"]
     assert "server_side_binding" not in sqlite
@@ -281,11 +272,3 @@ def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
     assert "synchronous=FULL" in full["init_command"]
     with pytest.raises(ImproperlyConfigured, match="SQLITE_SYNCHRONOUS"):
         production(monkeypatch, SQLITE_SYNCHRONOUS="off")
-
-
-def test_gunicorn_refuses_more_threads_than_the_database_pool_lends():
-    conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "kozel_site/gunicorn.conf.py"))
-    pooled = {"ENGINE": "django.db.backends.postgresql", "OPTIONS": {"pool": {"max_size": 4}}}
-    assert "Set DATABASE_POOL_MAX_SIZE to 8 or more" in conf["pool_refusal"](8, pooled)
-    assert conf["pool_refusal"](4, pooled) is None
-    assert conf["pool_refusal"](8, {"ENGINE": "django.db.backends.sqlite3"}) is None  # no pool
