@@ -35,7 +35,7 @@ from scoring.table.forms import DealForm, SeatNamesForm, UndoForm, engine_messag
 from scoring.table.offline import RECORDED_HEADER
 from scoring.table.scoreboard import build
 from scoring.throttle import quick_game_refusal, quick_game_started
-from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
+from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest, nothing_new
 
 GONE = 410
 STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
@@ -121,7 +121,7 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(access.series.version):
-        return HttpResponse(status=204)
+        return nothing_new()
     return board_answer(request, selectors.series_for_request(request, pk))
 
 

@@ -216,6 +216,16 @@ def test_a_table_phones_board_reads_the_link_once(league, django_assert_num_quer
     assert news.status_code == 200 and 'name="entry_key"' in news.content.decode()
 
 
+def test_only_a_poll_with_news_carries_the_content_policy(league):
+    """A 204 has no content for a policy to govern; the board it brings otherwise keeps it."""
+    event = make_event(league, 8)
+    link = event.table_links.get(number=1)
+    phone = table_phone(link)
+    version = version_of(html(phone.get(link.get_absolute_url())))
+    assert "Content-Security-Policy" not in live(phone, link, version)
+    assert "script-src 'self'" in live(phone, link, "0")["Content-Security-Policy"]
+
+
 def test_a_tables_state_follows_its_series_and_its_round(league):
     from datetime import timedelta
 
