@@ -70,6 +70,8 @@ def series_at_table(request: HttpRequest, link: EventTableLink) -> SeriesAccess:
     """The round's game at a club-night table whose link this browser opened (``link_for``
     loaded it with its series), with its seats, and what this request may do with it."""
     series = link.series
+    if series is None:  # no game at this table in the round: the views ask first
+        raise Http404("No game at this table.")
     prefetch_related_objects([series], _seats())
     return series_access(request, series, table_link=link)
 

@@ -121,7 +121,7 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(access.series.version):
-        return nothing_new()
+        return nothing_new(request)
     return board_answer(request, selectors.series_for_request(request, pk))
 
 
