@@ -122,7 +122,7 @@ def remember_player(request: HttpRequest, event: Event, player_id: int) -> None:
 def _table_link(request: HttpRequest, series: Series) -> EventTableLink | None:
     """The evening's link of the club-night table ``series`` is played at, when this browser
     opened it and it is still valid (one query, asked only of a browser that holds a table's
-    link), with its club night and league."""
+    link)."""
     held = held_tables(request)
     if not held or series.league_id is None:
         return None
@@ -130,7 +130,7 @@ def _table_link(request: HttpRequest, series: Series) -> EventTableLink | None:
         series=series, round__event_id=OuterRef("event_id"), number=OuterRef("number")
     )
     links = EventTableLink.objects.filter(Exists(here), token__in=list(held))
-    return links.select_related("event__league").first()
+    return links.first()
 
 
 def remember_created(request: HttpRequest, series: Series) -> None:

@@ -8,7 +8,13 @@ from typing import NamedTuple
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpRequest
 
-from scoring.access import SeriesAccess, created_series_ids, held_tokens, series_access
+from scoring.access import (
+    SeriesAccess,
+    created_series_ids,
+    held_tables,
+    held_tokens,
+    series_access,
+)
 from scoring.models import Deal, DealEvent, EventTableLink, Player, Seat, Series
 
 
@@ -70,7 +76,7 @@ def series_at_table(request: HttpRequest, link: EventTableLink) -> SeriesAccess:
     """The round's game at a club-night table whose link this browser opened (``link_for``
     loaded it with its series), with its seats, and what this request may do with it."""
     series = link.series
-    if series is None:  # no game at this table in the round: the views ask first
+    if series is None or link.token not in held_tables(request):  # the views ask both first
         raise Http404("No game at this table.")
     prefetch_related_objects([series], _seats())
     return series_access(request, series, table_link=link)
