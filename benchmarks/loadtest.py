@@ -64,7 +64,6 @@ the site's shared page cache (``PAGE_CACHE_URL``), only to measure code that sti
 from __future__ import annotations
 
 import asyncio
-import functools
 import html
 import json
 import math
@@ -413,20 +412,21 @@ class Server:
             os.devnull,
             app,
         ]
-        self.start = functools.partial(
-            subprocess.Popen, command, cwd=cwd, env=env, start_new_session=True
-        )
-        self.app = app
-        self.restart(stopped=True)
+        self.app, self.command, self.cwd, self.env = app, command, cwd, env
+        self.start()
 
-    def restart(self, *, stopped: bool = False) -> None:
-        """Start the server (stopped: not running yet), and wait until it answers."""
-        if not stopped:
-            self.stop()
-        self.process = self.start()
+    def start(self) -> None:
+        """Start gunicorn and wait until it answers."""
+        self.process = subprocess.Popen(
+            self.command, cwd=self.cwd, env=self.env, start_new_session=True
+        )
         if self.answer_time(deadline=30) is None:
             self.stop()
             raise SystemExit(f"{self.app} did not answer on port {self.port}")
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
 
     def answer_time(self, deadline: float) -> float | None:
         """Seconds the server took to answer ``ready`` (any status below 500), asked until
