@@ -10,7 +10,9 @@ The budget of issue #26 is a club night, not a page. N tables, each with:
   posts its deal form as htmx does (to ``/series/<pk>/deals/``), with the form's CSRF token,
   number and one-time entry key and the points typed in;
 - and one big screen per ten tables (one per club night) showing the leaderboard through its
-  public link with ``?present=1``, refreshed by htmx (``HX-Request``, ``HX-Target`` ...).
+  public link with ``?present=1``, refreshed by htmx (``HX-Request``, ``HX-Target`` ...) from
+  the address its last board gave (``hx-get``, with the evening's version: nothing new is a
+  204).
 
 How often the board and the leaderboard ask is read from the pages themselves (``data-every``,
 ``hx-trigger``), once, before the run. Requests are sent open-loop: each leaves at its moment
@@ -483,19 +485,26 @@ DEAL_FORM = re.compile(r'<form\b[^>]*\bclass="deal-form\b[^>]*>')
 INPUT = re.compile(r"<input\b([^>]*)>")
 ATTRIBUTE = re.compile(r'([\w:-]+)(?:="([^"]*)")?')
 VERSION = re.compile(r'data-version="([0-9]+)"')
+POLL = re.compile(r'<div id="board"[^>]*\shx-get="([^"]+)"')  # the big screen's next poll
 
 
 def deal_form(page: str) -> tuple[str, dict[str, str], list[str]] | None:
     """The deal form as a browser submits it: where it posts, its named inputs (radios only
-    when checked) and the names of its points inputs; None when the board has none."""
+    when checked; an input outside it that names it by its id too) and the names of its points
+    inputs; None when the board has none."""
     found = DEAL_FORM.search(page)
     if found is None:
         return None
     tag = dict(ATTRIBUTE.findall(found.group(0)))
     fields, points = {}, []
-    for element in INPUT.finditer(page, found.end(), page.find("</form>", found.end())):
+    inside = range(found.end(), page.find("</form>", found.end()))
+    for element in INPUT.finditer(page):
         attributes = dict(ATTRIBUTE.findall(element.group(1)))
         name = attributes.get("name")
+        # Its inputs, and those elsewhere that name it (form="its id"), as a browser sends them.
+        owner = attributes.get("form")
+        if not (owner == tag.get("id") if owner else element.start() in inside):
+            continue
         if not name or (attributes.get("type") == "radio" and "checked" not in attributes):
             continue
         fields[name] = html.unescape(attributes.get("value", ""))
@@ -508,6 +517,7 @@ def deal_form(page: str) -> tuple[str, dict[str, str], list[str]] | None:
 class Phone:
     cookies: dict[str, str]
     versions: dict[str, int] = field(default_factory=dict)  # by the series' live path
+    polls: dict[str, str] = field(default_factory=dict)  # a big screen's: by its page's path
 
 
 @dataclass
@@ -827,7 +837,10 @@ class ClubNight:
     def _screen(self, moment: float, club: int) -> None:
         # The club night its first table plays (its tables move on to the next one together).
         links, screen = self.data["screens"][club], self.screens[club]
-        path = links[min(self.tables[club * TABLES_PER_SCREEN].at, len(links) - 1)]
+        page = links[min(self.tables[club * TABLES_PER_SCREEN].at, len(links) - 1)]
+        # htmx asks the address the board it shows gave (hx-get: with the evening's version,
+        # answered 204 while nothing changed); the first time, the page's own address.
+        path = screen.polls.get(page, page)
         headers = (
             f"HX-Request: true\r\nHX-Target: board\r\nHX-Trigger: board\r\n"
             f"HX-Current-URL: {self.origin}{path}\r\n"
@@ -835,8 +848,11 @@ class ClubNight:
 
         def then(outcome: bytes | Failed) -> None:
             try:
-                self._answer(outcome, screen, (200,))
+                answer = self._answer(outcome, screen, (200, 204))
                 self._took("big screen", moment, moment)
+                if answer.status == 200:
+                    found = POLL.search(answer.text)
+                    screen.polls[page] = html.unescape(found.group(1)) if found else page
             except Exception as error:  # counted and shown, never lost
                 self._failed(["big screen"], moment, error)
 

@@ -329,6 +329,10 @@ CACHES = {
         # Created by migration scoring 0004 (and by Django's test database set-up).
         "LOCATION": "kozel_cache",
         "TIMEOUT": 300,
+        # Every table's board is kept once a version (scoring.table.board): a busy evening
+        # keeps thousands. Past this, Django drops a third of the table at each write, the
+        # throttles' counts with them.
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
     }
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Protocol
 
 from django.db import connection
@@ -39,7 +40,7 @@ class Place:
         return "" if self.seat is None else str(SHAPES[Mode.TEAMS].seat_labels[self.seat])
 
 
-@dataclass(frozen=True)
+@dataclass
 class Evening:
     """A club-night game as its board shows it: the evening, the round, the table, and where
     the table's players go in the next round (empty after the last round)."""
@@ -48,7 +49,17 @@ class Evening:
     round: EventRound
     table: EventTable
     link: EventTableLink | None  # the table's link, when this phone holds it
-    next_places: list[tuple[str, Place]]
+
+    @cached_property
+    def next_places(self) -> list[tuple[str, Place]]:
+        """Where each player of this table sits in the next round, in seat order (asked for
+        once the round is over at the table)."""
+        following = self.round.number + 1
+        if following > rounds_of(self.event):
+            return []
+        seats = sorted(self.table.series.seats.all(), key=lambda seat: seat.position)
+        event = self.event
+        return [(seat.player.name, place_in(event, following, seat.player_id)) for seat in seats]
 
     @property
     def next_round(self) -> int | None:
@@ -196,31 +207,31 @@ def state_of(series: _Stands, *, round_over: bool, now: datetime) -> TableState:
 
 def evening_of(series: Series, link: EventTableLink | None) -> Evening | None:
     """The club night a series is a table of (one query; none for a quick game), with the
-    table's link when this phone opened it (``SeriesAccess.table_link``)."""
+    table's link when this phone opened it (``SeriesAccess.table_link``, whose club night is
+    loaded already)."""
     if series.league_id is None:
         return None
-    table = EventTable.objects.filter(series=series).select_related("round__event__league").first()
+    tables = EventTable.objects.filter(series=series)
+    table = (
+        tables.select_related("round").first()
+        if link is not None
+        else tables.select_related("round__event__league").first()
+    )
     if table is None:
         return None
-    table.series = series  # with its seats, as the board loaded them
-    event = table.round.event
-    return Evening(event, table.round, table, link, _next_places(event, table))
-
-
-def _next_places(event: Event, table: EventTable) -> list[tuple[str, Place]]:
-    """Where each player of this table sits in the next round, in seat order."""
-    following = table.round.number + 1
-    if following > rounds_of(event):
-        return []
-    seats = table.series.seats.all()  # prefetched with the board
-    ordered = sorted(seats, key=lambda seat: seat.position)
-    return [(seat.player.name, place_in(event, following, seat.player_id)) for seat in ordered]
+    if link is not None:
+        table.round.event = link.event
+    table.series = series  # with its seats, as the board loads them
+    return Evening(table.round.event, table.round, table, link)
 
 
 def link_for(token: str) -> EventTableLink | None:
     """A table's link for the evening, with its club night, league and the round's game."""
     links = EventTableLink.objects.select_related("event__league", "series__league")
-    return links.filter(token=token).first()
+    try:
+        return links.get(token=token)  # unique: not .first(), whose ordering costs a poll 1 ms
+    except EventTableLink.DoesNotExist:
+        return None
 
 
 def live_version(token: str) -> int | None:

@@ -10,11 +10,15 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from scoring.access import SeriesAccess, followed_link, remember_created, remember_link
 from scoring.models import MAX_DEALS, Series
@@ -22,7 +26,7 @@ from scoring.rulesets import rules_note
 from scoring.table import selectors
 from scoring.table.deals import Edited, Entry, Recorded
 from scoring.table.forms import TYPED, DealForm, SeatNamesForm
-from scoring.table.offline import board_data
+from scoring.table.offline import app_version, board_data
 from scoring.table.scoreboard import (
     Scoreboard,
     build,
@@ -35,7 +39,9 @@ from scoring.table.scoreboard import (
 
 
 def load(series: Series) -> Scoreboard:
-    """The board of a series whose seats are loaded: its deals read and replayed."""
+    """The board of a series: its deals read and replayed (its seats read too, unless they were
+    with it)."""
+    selectors.load_seats(series)
     return build(series, selectors.series_deals(series))
 
 
@@ -66,6 +72,24 @@ def deal_form(
     return DealForm(data, sides=sides, initial=initial)
 
 
+#: How long a board's body is kept: until a table's next deal or so. Its key names the versions
+#: it shows, so a change is never answered from an older one; a body not asked for expires.
+KEPT = 3 * 60
+
+
+@dataclass(frozen=True)
+class Body:
+    """The board inside its section, as every phone of one kind sees it at one version: the same
+    for all of a table's phones, so made once and kept (``context``). What is a phone's own, the
+    forms' CSRF token and the deal form's one-time key, is not in it: the page adds them to the
+    forms by their id (``scoring/series.html``)."""
+
+    title: str  # the page's title: the sides and their defeat points
+    html: str
+    deal_form: bool  # it holds the next deal's form (``id="deal-form"``)
+    undo: bool  # and an Undo button on the last deal (``id="undo-form"``)
+
+
 def context(
     request: HttpRequest,
     access: SeriesAccess,
@@ -79,35 +103,82 @@ def context(
 ) -> dict[str, Any]:
     """What ``scoring/series.html`` (or its ``scoreboard`` partial) shows of a series;
     ``evening``: the club night it is a game of (``events.tables.Evening``), which the board
-    names, and whose table's link the table's phone follows from round to round."""
+    names, and whose table's link the table's phone follows from round to round.
+
+    The board's body is rendered once per version for each kind of viewer and language, and kept
+    in Django's cache: after a deal, every other phone at the table asks for the same board. Not
+    kept: an answer with something of its own to say (a notice, a refused form, an undo) and a
+    finished game's (its rematch is looked up for this phone)."""
     series = access.series
-    board = board or load(series)
+    rematch = _rematch(request, access) if series.finished and not evening else None
+    parts = {
+        "access": access,
+        "series": series,
+        "evening": evening,
+        "rematch": rematch,
+        "changes": _changes(access),
+    }
+    if form is None and not notice and not undone and not series.finished:
+        key = _body_key(request, access, evening, parts["changes"])
+        body = cache.get(key)
+        if body is None:
+            body = _body(request, parts, board or load(series))
+            cache.set(key, body, KEPT)
+    else:
+        shown = board or load(series)
+        body = _body(request, parts, shown, form=form, notice=notice, undone=undone)
+    sides = series.shape.sides
+    return {
+        **parts,
+        "body": body,
+        "page_title": body.title,
+        "sides_count": sides,
+        "rules_note": rules_note(series.ruleset, sides=sides),
+        "names_form": names_form or _names_form(access),
+        "entry_key": uuid.uuid4(),  # the deal form's one-time key: fresh in every answer
+    }
+
+
+def _body_key(request: HttpRequest, access: SeriesAccess, evening: Any, changes: str) -> str:
+    """The body's key: the deploy (its build id and static files: ``app_version``), the series
+    (its id and when it was made: ids come again after a database is emptied) and the versions
+    it shows, who it is shown to, and how (htmx or the page, in which language)."""
+    series = access.series
+    made = series.created_at.timestamp()
+    shown = evening.version if evening is not None else series.version
+    viewer = f"{int(access.can_score)}{changes}{int(bool(evening and evening.link))}"
+    htmx = int(bool(getattr(request, "htmx", False)))
+    return f"board:{app_version()}:{series.pk}:{made}:{shown}:{viewer}:{htmx}:{get_language()}"
+
+
+def _body(
+    request: HttpRequest,
+    parts: dict[str, Any],
+    board: Scoreboard,
+    *,
+    form: DealForm | None = None,
+    notice: str = "",
+    undone: bool = False,
+) -> Body:
+    access = parts["access"]
     if form is None and access.can_score and takes_deals(board):
         form = deal_form(board)
     if not notice and access.can_score and not board.state.finished:
         notice = _closed_notice(board)
-    sides = series.shape.sides
-    result: dict[str, Any] = {
-        "access": access,
-        "series": series,
+    shown: dict[str, Any] = {
+        **parts,
         "board": board,
         "form": form,
         "notice": notice,
-        "page_title": page_title(board),
-        "sides_count": sides,
-        "rules_note": rules_note(series.ruleset, sides=sides),
         "undone": _undone_offer(board) if undone else None,
-        "rematch": _rematch(request, access) if board.state.finished and not evening else None,
-        "evening": evening,
-        "names_form": names_form or _names_form(access, board),
-        "entry_key": uuid.uuid4(),  # the deal form's one-time key: fresh in every answer
-        "changes": _changes(access),
     }
     if access.can_score:
-        result["phone_data"] = json.dumps(board_data(board))
+        shown["phone_data"] = json.dumps(board_data(board))
     if board.state.finished:
-        result.update(_the_end(board))
-    return result
+        shown.update(_the_end(board))
+    html = mark_safe(render_to_string("scoring/series.html#board-body", shown, request))
+    undo = parts["changes"] == "any" and bool(board.deals)
+    return Body(page_title(board), html, deal_form=form is not None, undo=undo)
 
 
 def _changes(access: SeriesAccess) -> str:
@@ -131,11 +202,11 @@ def full_notice() -> str:
     ) % {"count": MAX_DEALS}
 
 
-def _names_form(access: SeriesAccess, board: Scoreboard) -> SeatNamesForm | None:
+def _names_form(access: SeriesAccess) -> SeatNamesForm | None:
     """The creator's form to change who sits where, in a quick game (not in a league's)."""
     if not offers_names(access):
         return None
-    names = {f"player_{seat.position}": seat.player.name for seat in board.seats}
+    names = {f"player_{seat.position}": seat.player.name for seat in access.series.seats.all()}
     return SeatNamesForm(shape=access.series.shape, initial=names)
 
 

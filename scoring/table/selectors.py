@@ -45,6 +45,11 @@ def with_seats(queryset: QuerySet[Series]) -> QuerySet[Series]:
 DEAL_FIELDS = ("number", "points_0", "points_1", "points_2", "tricks_0", "tricks_1", "tricks_2")
 
 
+def load_seats(series: Series) -> None:
+    """Its seats with their players, unless they were read with it (``with_seats``)."""
+    prefetch_related_objects([series], _seats())
+
+
 def series_deals(series: Series) -> list[Deal]:
     """The series' deals in order, with what the scoreboard and the engine read of them."""
     return list(Deal.objects.filter(series=series).only(*DEAL_FIELDS).order_by("number"))
@@ -74,11 +79,11 @@ def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
 
 def series_at_table(request: HttpRequest, link: EventTableLink) -> SeriesAccess:
     """The round's game at a club-night table whose link this browser opened (``link_for``
-    loaded it with its series), with its seats, and what this request may do with it."""
+    loaded it with its series), and what this request may do with it. Its seats are read with
+    its deals, when the board is not kept already (``board.context``)."""
     series = link.series
     if series is None or link.token not in held_tables(request):  # the views ask both first
         raise Http404("No game at this table.")
-    prefetch_related_objects([series], _seats())
     return series_access(request, series, table_link=link)
 
 

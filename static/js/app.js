@@ -320,9 +320,8 @@
       oldForm.replaceWith(newForm);
       oldForm = newForm;
     } else {
-      ["number", "entry_key"].forEach(function (name) {
-        oldForm.querySelector("input[name=" + name + "]").value = newForm.querySelector("input[name=" + name + "]").value;
-      });
+      // The next deal's number; its one-time key came with the board (an input of the form's).
+      oldForm.querySelector("input[name=number]").value = newForm.querySelector("input[name=number]").value;
       ["data-number", "data-kept-recorded", "data-kept-undone"].forEach(function (name) {
         oldForm.setAttribute(name, newForm.getAttribute(name));
       });

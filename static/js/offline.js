@@ -136,7 +136,7 @@ function queue(form) {
   // What was typed and the form's key are taken now: the form may be used again at once.
   const deal = readForm(form);
   const taken = typed(form);
-  const keyInput = form.querySelector("input[name=entry_key]");
+  const keyInput = form.elements.namedItem("entry_key"); // the board holds it, by the form's id
   const key = keyInput.value || newKey();
   keyInput.value = newKey();
   queued = queued.then(() => keep(form, deal, key, taken)).catch(() => formError(form, words().bad));

@@ -201,19 +201,61 @@ def test_a_table_phones_poll_with_nothing_new_costs_one_query(league, django_ass
         assert live(phone, link, version).status_code == 204
 
 
-def test_a_table_phones_board_reads_the_link_once(league, django_assert_num_queries):
-    """The table's page and its news read the link with its evening and game once, and what
-    lets this phone score is that link in the address: the session, the link, the seats, the
-    round's table, the deals (and the news' version first)."""
+def test_a_tables_phones_share_one_board_a_version_each_with_its_own_key_and_token(
+    league, django_assert_num_queries
+):
+    """After a deal, every phone at the table asks for the same board: it is made once (the
+    link, the session, the round's table, the cache, the seats, the deals, the cache's write:
+    five queries of the database's cache) and kept; the next phone's costs the version, the
+    link, the session, the round's table and the cache. Each answer carries this phone's own
+    token and a fresh one-time key, and each phone's deal form records with them."""
     event = make_event(league, 8)
     link = event.table_links.get(number=1)
-    phone = table_phone(link)
+    first, second = table_phone(link), table_phone(link)
+    for phone in (first, second):  # as browsers do: a token checked on every POST
+        phone.handler.enforce_csrf_checks = True
+    with django_assert_num_queries(12):
+        made = live(first, link, "0")
     with django_assert_num_queries(5):
-        page = phone.get(link.get_absolute_url())
-    assert 'name="entry_key"' in page.content.decode()
-    with django_assert_num_queries(6):
-        news = live(phone, link, "0")
-    assert news.status_code == 200 and 'name="entry_key"' in news.content.decode()
+        kept = live(second, link, "0")
+    keys = [re.search(r'name="entry_key" value="([^"]+)"', html(r)).group(1) for r in (made, kept)]
+    assert keys[0] != keys[1]
+    board = r'<section id="scoreboard".*?(?=<input type="hidden" form="deal-form")'
+    shown = [re.search(board, html(answer), re.S).group(0) for answer in (made, kept)]
+    assert shown[0] == shown[1]
+    deals_url = game(event).series.get_absolute_url() + "deals/"
+    answer = second.post(deals_url, own_fields(kept, "70"), headers=HTMX)
+    assert answer.status_code == 200 and "Deal 1:" in html(answer)
+    # The first phone's board, kept before the deal, is not shown for the new version.
+    news = live(first, link, version_of(html(made)))
+    assert news.status_code == 200 and "Deal 2: card points" in html(news)
+    assert first.post(deals_url, own_fields(news, "35"), headers=HTMX).status_code == 200
+    assert list(Deal.objects.order_by("number").values_list("points_0", flat=True)) == [70, 35]
+
+
+def test_a_board_kept_for_one_language_is_not_shown_in_another(league):
+    event = make_event(league, 8)
+    link = event.table_links.get(number=1)
+    english, russian = table_phone(link), table_phone(link)
+    assert "Record deal" in html(live(english, link, "0"))
+    answer = russian.get(
+        f"{link.get_absolute_url()}live/",
+        {"version": "0"},
+        headers={**HTMX, "Accept-Language": "ru"},
+    )
+    assert "Записать сдачу" in html(answer) and "Record deal" not in html(answer)
+
+
+def own_fields(answer, points: str) -> dict[str, str]:
+    """What this answer's deal form sends: its number, and the token and key the answer gave."""
+    page = html(answer)
+    named = "".join(re.findall(r'<input [^>]*form="deal-form"[^>]*>', page))
+    value = {
+        name: re.search(rf'name="{name}" value="([^"]+)"', named).group(1)
+        for name in ("csrfmiddlewaretoken", "entry_key")
+    }
+    number = re.search(r'name="number" value="(\d+)"', page).group(1)
+    return {**value, "number": number, "points_0": points, "points_1": ""}
 
 
 def test_only_a_poll_with_news_carries_the_content_policy(league):

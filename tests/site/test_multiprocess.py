@@ -264,13 +264,15 @@ def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
 
 
 def deal_form(page: str) -> dict[str, str]:
-    """The deal form's own token, number and key (not another form's on the page)."""
-    form = re.search(r'<form method="post" class="deal-form.*?</form>', page, re.DOTALL)
+    """The deal form's own token, number and key (not another form's on the page): its inputs,
+    and those outside it that name it by its id, as a browser sends them."""
+    form = re.search(r'<form method="post" id="deal-form".*?</form>', page, re.DOTALL)
     assert form, "the page has a deal form"
+    named = "".join(re.findall(r'<input [^>]*form="deal-form"[^>]*>', page))
     return {
-        "csrfmiddlewaretoken": csrf_token(form.group(0)),
+        "csrfmiddlewaretoken": csrf_token(named),
         "number": form_value(form.group(0), "number"),
-        "entry_key": form_value(form.group(0), "entry_key"),
+        "entry_key": form_value(named, "entry_key"),
     }
 
 
