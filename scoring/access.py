@@ -130,7 +130,7 @@ def _table_link(request: HttpRequest, series: Series) -> EventTableLink | None:
         series=series, round__event_id=OuterRef("event_id"), number=OuterRef("number")
     )
     links = EventTableLink.objects.filter(Exists(here), token__in=list(held))
-    return links.first()
+    return links.select_related("event").first()  # its club night, for the board's evening
 
 
 def remember_created(request: HttpRequest, series: Series) -> None:

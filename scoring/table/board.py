@@ -45,6 +45,15 @@ def load(series: Series) -> Scoreboard:
     return build(series, selectors.series_deals(series))
 
 
+def decided(outcome: Recorded) -> Scoreboard:
+    """The board a deal form's answer shows: built from the deals and the engine's state that
+    ``deals.deal_record`` read under the series' lock (only the seats are read again)."""
+    if outcome.rows is None or outcome.state is None:  # a conflict between two transactions
+        return load(outcome.series)
+    selectors.load_seats(outcome.series)
+    return build(outcome.series, outcome.rows, outcome.state)
+
+
 def takes_deals(board: Scoreboard) -> bool:
     """Whether the board offers a form for the next deal."""
     series = board.series

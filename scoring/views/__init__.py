@@ -7,9 +7,6 @@ change another device made first answers 409 with the fresh page. htmx swaps bot
 
 from __future__ import annotations
 
-from typing import cast
-
-from csp.decorators import csp_exempt
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django_htmx.middleware import HtmxDetails
@@ -19,14 +16,9 @@ CONFLICT = 409
 TOO_MANY = 429
 
 
-_NO_CONTENT = csp_exempt()(lambda request: HttpResponse(status=204))
-
-
-def nothing_new(request: HttpRequest) -> HttpResponse:
-    """A poll's answer while nothing changed: 204, no content, so no content security policy
-    (django-csp's header costs a poll 80 µs of its 0.35 ms in Django; every table's phones ask
-    twice a second)."""
-    return cast(HttpResponse, _NO_CONTENT(request))
+def nothing_new() -> HttpResponse:
+    """A poll's answer while nothing changed: 204, no content."""
+    return HttpResponse(status=204)
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -121,7 +121,7 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(access.series.version):
-        return nothing_new(request)
+        return nothing_new()
     return board_answer(request, selectors.series_for_request(request, pk))
 
 
@@ -152,8 +152,8 @@ def _deal_answer(
 ) -> HttpResponse:
     """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
     form comes back as typed, with its errors; any other is the board's own."""
-    fresh = dataclasses.replace(access, series=selectors.series_with_seats(access.series.pk))
-    now = board.load(fresh.series)
+    now = board.decided(outcome)
+    fresh = dataclasses.replace(access, series=now.series)
     if outcome.error is not None:
         form.add_engine_error(outcome.error)
     shown = form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)

@@ -52,7 +52,7 @@ def table_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     round over, the next round's game)."""
     version = tables.live_version(token)
     if version is not None and request.GET.get("version", "") == str(version):
-        return nothing_new(request)
+        return nothing_new()
     link = tables.link_for(token)
     if link is None or token not in held_tables(request):
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)

@@ -258,16 +258,6 @@ def own_fields(answer, points: str) -> dict[str, str]:
     return {**value, "number": number, "points_0": points, "points_1": ""}
 
 
-def test_only_a_poll_with_news_carries_the_content_policy(league):
-    """A 204 has no content for a policy to govern; the board it brings otherwise keeps it."""
-    event = make_event(league, 8)
-    link = event.table_links.get(number=1)
-    phone = table_phone(link)
-    version = version_of(html(phone.get(link.get_absolute_url())))
-    assert "Content-Security-Policy" not in live(phone, link, version)
-    assert "script-src 'self'" in live(phone, link, "0")["Content-Security-Policy"]
-
-
 def test_a_tables_state_follows_its_series_and_its_round(league):
     from datetime import timedelta
 
