@@ -128,7 +128,7 @@ def context(
         "changes": _changes(access),
     }
     if form is None and not notice and not undone and not series.finished:
-        key = _body_key(request, access, evening, parts["changes"])
+        key = _body_key(access, evening, parts["changes"])
         body = cache.get(key)
         if body is None:
             body = _body(request, parts, board or load(series))
@@ -148,16 +148,15 @@ def context(
     }
 
 
-def _body_key(request: HttpRequest, access: SeriesAccess, evening: Any, changes: str) -> str:
+def _body_key(access: SeriesAccess, evening: Any, changes: str) -> str:
     """The body's key: the deploy (its build id and static files: ``app_version``), the series
     (its id and when it was made: ids come again after a database is emptied) and the versions
-    it shows, who it is shown to, and how (htmx or the page, in which language)."""
+    it shows, who it is shown to, and in which language (the same for the page and for htmx)."""
     series = access.series
     made = series.created_at.timestamp()
     shown = evening.version if evening is not None else series.version
     viewer = f"{int(access.can_score)}{changes}{int(bool(evening and evening.link))}"
-    htmx = int(bool(getattr(request, "htmx", False)))
-    return f"board:{app_version()}:{series.pk}:{made}:{shown}:{viewer}:{htmx}:{get_language()}"
+    return f"board:{app_version()}:{series.pk}:{made}:{shown}:{viewer}:{get_language()}"
 
 
 def _body(

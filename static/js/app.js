@@ -580,12 +580,13 @@
     if (event.detail.target && event.detail.target.id === "scoreboard") clearFlash();
   });
   // After a swap, put the keyboard back into the first points field of a fresh deal form, or
-  // onto what went wrong: the first invalid field, or the notice of a conflict. (Swapped-in
-  // forms carry no autofocus attribute: htmx would apply it a moment later, when settling, and
-  // take the keyboard away from a player who has already typed on.)
+  // onto what went wrong: the first invalid field, or the notice of a conflict.
   document.addEventListener("htmx:afterSwap", function (event) {
     // An outerHTML swap may leave the event on the element it replaced: look in the page then.
     var root = event.target && event.target.isConnected && event.target.querySelector ? event.target : document;
+    // The board is the page's too (kept once for both): its fresh form's autofocus is for a page
+    // that loads, and htmx would apply it when settling, after the player had typed on.
+    root.querySelectorAll("[autofocus]").forEach(function (field) { field.removeAttribute("autofocus"); });
     if (!event.detail.xhr) return;
     var status = event.detail.xhr.status;
     var target = null;
