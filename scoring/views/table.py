@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -267,53 +268,54 @@ def _edit_stale(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 @_renewed_kindly
 def deal_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    access = _scorer(request, pk)
-    form = UndoForm(request.POST)
-    if not form.is_valid():
-        return board_answer(request, access, notice=_("Nothing to undo."), status=UNPROCESSABLE)
-    try:
-        deals.deal_undo(
-            series_id=pk,
-            number=form.cleaned_data["number"],
-            version=form.cleaned_data["version"],
-            user=request.user,
-            via=_via(request, access),
-        )
-    except (deals.DealConflict, deals.SeriesClosed):
-        notice = _(
-            "The score changed on another device since this page was shown; nothing was undone."
-        )
-        fresh = selectors.series_for_request(request, pk)
-        return board_answer(request, fresh, notice=notice, status=CONFLICT)
     # The board says what was undone, beside the deals, with a way to put it back.
-    if request.htmx:
-        return board_answer(request, selectors.series_for_request(request, pk), undone=True)
-    return redirect(access.series.get_absolute_url() + "?undone=1")
+    changed = _(
+        "The score changed on another device since this page was shown; nothing was undone."
+    )
+    refused = (deals.DealConflict, deals.SeriesClosed)
+    return _take_back(request, pk, deals.deal_undo, _("Nothing to undo."), changed, refused, True)
 
 
 @require_POST
 @_renewed_kindly
 def deal_redo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Put back the deal the last undo removed, from the board shown right after it."""
+    changed = _("The score changed on another device since the undo; the deal was not put back.")
+    refused = (deals.NothingToRedo, deals.SeriesClosed, rules.InvalidDeal)
+    return _take_back(request, pk, deals.deal_redo, _("Nothing to put back."), changed, refused)
+
+
+def _take_back(
+    request: HtmxHttpRequest,
+    pk: int,
+    change: Callable[..., object],
+    nothing: str,
+    changed: str,
+    refused: tuple[type[Exception], ...],
+    undone: bool = False,
+) -> HttpResponse:
+    """An undo (``undone``) or a put-back: ``change`` called with the form's deal and version,
+    then the fresh board; ``nothing`` for a form that does not parse, ``changed`` when the
+    series changed since (``refused``: what ``change`` raises then)."""
     access = _scorer(request, pk)
     form = UndoForm(request.POST)
     if not form.is_valid():
-        return board_answer(request, access, notice=_("Nothing to put back."), status=UNPROCESSABLE)
+        return board_answer(request, access, notice=nothing, status=UNPROCESSABLE)
+    data = form.cleaned_data
     try:
-        deals.deal_redo(
+        change(
             series_id=pk,
-            number=form.cleaned_data["number"],
-            version=form.cleaned_data["version"],
+            number=data["number"],
+            version=data["version"],
             user=request.user,
             via=_via(request, access),
         )
-    except (deals.NothingToRedo, deals.SeriesClosed, rules.InvalidDeal):
-        notice = _("The score changed on another device since the undo; the deal was not put back.")
+    except refused:
         fresh = selectors.series_for_request(request, pk)
-        return board_answer(request, fresh, notice=notice, status=CONFLICT)
+        return board_answer(request, fresh, notice=changed, status=CONFLICT)
     if request.htmx:
-        return board_answer(request, selectors.series_for_request(request, pk))
-    return redirect("series_detail", pk=pk)
+        return board_answer(request, selectors.series_for_request(request, pk), undone=undone)
+    return redirect(access.series.get_absolute_url() + ("?undone=1" if undone else ""))
 
 
 @require_POST
