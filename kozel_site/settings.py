@@ -124,8 +124,6 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Whose page this is, for the service worker's kept pages (scoring/table/offline.py).
     "scoring.table.offline.ViewerMiddleware",
-    # NUL characters in a path's token are a 404, not a database error (ids: scoring/ids.py).
-    "scoring.middleware.PathArgumentsMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -199,24 +197,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={_synchronous};",
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # One connection per gunicorn thread, kept between requests (CONN_MAX_AGE) and tried with
-    # one round trip before a request first uses it (CONN_HEALTH_CHECKS), so one a database
-    # restart broke is replaced instead of failing the request. psycopg's pool did the same
-    # for 0.8 ms more of a worker's CPU a request (a table phone's poll cost 2.4-2.8 ms under
-    # gunicorn with it, 1.6-1.8 without: docs/PERFORMANCE.md). While the database is away a
-    # connection is refused at once, or given up after DATABASE_CONNECT_TIMEOUT seconds when
-    # its host does not answer: the request gets the site's 503 page, not a worker's timeout.
+    # One connection per gunicorn thread, kept between requests (CONN_MAX_AGE) and tried before
+    # a request first uses it (CONN_HEALTH_CHECKS): one a restart broke is replaced, not used
+    # (docs/PERFORMANCE.md, PostgreSQL). A host that does not answer is given up after
+    # DATABASE_CONNECT_TIMEOUT seconds: the site's 503 page, not a worker's timeout.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint(
         "DATABASE_CONNECT_TIMEOUT", 2
     )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and envbool(
     "DATABASE_PREPARED_STATEMENTS", True
 ):
-    # Parameters bound by the server, and a statement a connection has run 5 times kept
-    # prepared (parsed and planned once): a table phone's poll cost PostgreSQL 0.30 ms of CPU
-    # planned anew each time, 0.09 ms prepared (docs/PERFORMANCE.md). Behind a pooler that
-    # hands each transaction another server connection (PgBouncer in transaction mode),
-    # DATABASE_PREPARED_STATEMENTS=false: prepared statements live in one server session.
+    # Parameters bound by the server, and a statement run 5 times on a connection kept prepared
+    # (docs/PERFORMANCE.md). Behind PgBouncer in transaction mode, which hands each transaction
+    # another server session, DATABASE_PREPARED_STATEMENTS=false.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         server_side_binding=True, prepare_threshold=5
     )

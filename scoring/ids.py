@@ -1,5 +1,6 @@
 """Ids read from a request: in its path (``<id:pk>``), in a query or form parameter
-(``id_param``), and the rows a form's field picks by id (``RowsField``).
+(``id_param``), and the rows a form's field picks by id (``RowsField``); and a secret link's
+token in a path (``<token:token>``).
 
 An id is what ASCII digits spell from 1 to ``models.MAX_ID``: ``str.isdigit()`` is true for "²",
 which ``int()`` refuses; ``int()`` takes "٣" and "０"; and a number beyond 64 bits makes a query
@@ -12,7 +13,7 @@ import re
 from typing import Any
 
 from django import forms
-from django.urls.converters import IntConverter
+from django.urls.converters import IntConverter, StringConverter
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import MAX_ID
@@ -39,6 +40,13 @@ class IdConverter(IntConverter):
         if number is None:
             raise ValueError(value)  # the resolver's "no match"
         return number
+
+
+class TokenConverter(StringConverter):
+    """``<token:token>``: the characters of a link's token (``models.new_token``), so a path
+    with any other (a NUL, which PostgreSQL refuses in a string) is a 404 before any query."""
+
+    regex = "[A-Za-z0-9_-]+"
 
 
 class RowsField(forms.ModelMultipleChoiceField):

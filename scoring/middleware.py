@@ -1,4 +1,4 @@
-"""Request context for logs, a guard against NUL in path tokens, and the load balancer's probe.
+"""Request context for logs, and the load balancer's probe.
 
 Each request gets an id (the proxy's ``X-Request-ID`` when sane) that every log record and the
 response carry, so an error can be traced to the request, the user and the proxy's log line;
@@ -15,7 +15,7 @@ from contextvars import ContextVar
 
 from django.contrib.auth import SESSION_KEY
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 
 from scoring.redact import redact
 
@@ -99,22 +99,6 @@ class RedactingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return redact(super().format(record))
-
-
-class PathArgumentsMiddleware:
-    """404 for a NUL in a path argument, before a view queries with it: PostgreSQL refuses one
-    in a string (a 500), and no token of ours has one."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, str) and "\x00" in value:
-                raise Http404("No such page.")
 
 
 class HealthCheckMiddleware:

@@ -62,11 +62,6 @@ class Evening:
         return [(seat.player.name, place_in(event, following, seat.player_id)) for seat in seats]
 
     @property
-    def next_round(self) -> int | None:
-        number = self.round.number + 1
-        return number if number <= rounds_of(self.event) else None
-
-    @property
     def version(self) -> int:
         """What the table's phone polls with (``table_version``)."""
         return table_version(self.event, self.table.series)
@@ -236,13 +231,8 @@ def link_for(token: str) -> EventTableLink | None:
 
 def live_version(token: str) -> int | None:
     """What a table's phone would be shown now, as the number it polls with (one query); None
-    for a link that names nothing.
-
-    Every phone at every table asks this every 2 s, and most answers are "nothing new": the
-    query is written out in SQL, since the ORM's building of it cost more than the rest of the
-    view (176 µs against 14 µs; a 204 poll through Django 1.0–1.1 → 0.56–0.62 ms of CPU, the
-    machine of docs/PERFORMANCE.md's figures).
-    """
+    for a link that names nothing. Every phone asks it every 2 s: written in SQL, it costs a
+    worker 30–90 µs of CPU, built by the ORM 410–610 µs (docs/PERFORMANCE.md)."""
     quote = connection.ops.quote_name
     link, event, series = (quote(m._meta.db_table) for m in (EventTableLink, Event, Series))
     with connection.cursor() as cursor:

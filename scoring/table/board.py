@@ -45,15 +45,6 @@ def load(series: Series) -> Scoreboard:
     return build(series, selectors.series_deals(series))
 
 
-def decided(outcome: Recorded) -> Scoreboard:
-    """The board a deal form's answer shows: built from the deals and the engine's state that
-    ``deals.deal_record`` read under the series' lock (only the seats are read again)."""
-    if outcome.rows is None or outcome.state is None:  # a conflict between two transactions
-        return load(outcome.series)
-    selectors.load_seats(outcome.series)
-    return build(outcome.series, outcome.rows, outcome.state)
-
-
 def takes_deals(board: Scoreboard) -> bool:
     """Whether the board offers a form for the next deal."""
     series = board.series
@@ -172,7 +163,8 @@ def _body(
     if form is None and access.can_score and takes_deals(board):
         form = deal_form(board)
     if not notice and access.can_score and not board.state.finished:
-        notice = _closed_notice(board)
+        # Why a series not over takes no deal, when the board does not say it otherwise.
+        notice = full_notice() if board.next_number > MAX_DEALS else ""
     shown: dict[str, Any] = {
         **parts,
         "board": board,
@@ -195,11 +187,6 @@ def _changes(access: SeriesAccess) -> str:
     if access.series.closed_at is None:
         return "any" if access.can_score else ""
     return "edit" if access.can_manage else ""
-
-
-def _closed_notice(board: Scoreboard) -> str:
-    """Why a series not over takes no deal, when the board does not say it otherwise."""
-    return full_notice() if board.next_number > MAX_DEALS else ""
 
 
 def full_notice() -> str:

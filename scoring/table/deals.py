@@ -11,7 +11,6 @@ but an organiser's correction.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import uuid
 from collections.abc import Sequence
@@ -67,18 +66,13 @@ class Edited(NamedTuple):
 class Recorded:
     """The outcome of a deal form. ``deal``: the recorded deal, for NEW and RETRY; ``error``:
     the engine's refusal, for REFUSED; ``sent``: for a RETRY whose form carried other points
-    than the deal recorded under its key, what it carried (per original side, as stored).
-    ``rows`` and ``state``: the series' deals and the engine's state as the decision left them,
-    read under the lock (the board of the answer is built from them; None after a conflict
-    between two transactions)."""
+    than the deal recorded under its key, what it carried (per original side, as stored)."""
 
     series: Series
     entry: Entry
     deal: Deal | None = None
     error: rules.InvalidDeal | None = None
     sent: dict[str, Any] | None = None
-    rows: Sequence[Deal] | None = None
-    state: rules.SeriesState | None = None
 
     @property
     def created(self) -> bool:
@@ -172,12 +166,43 @@ def deal_record(
             series = series_locked(series_id)
             rows = _rows(series)
             running = engine_series(series, rows)
-            outcome = _decided(
-                series, rows, running, number, points, tricks, sides, entry_key, user, via
+            now = timezone.now()
+            entry, recorded_pk = _entry(
+                series, running, rows, number=number, entry_key=entry_key, now=now
             )
-            if outcome.created and outcome.deal is not None:
-                rows.append(outcome.deal)
-            return dataclasses.replace(outcome, rows=rows, state=running.state)
+            sides = running.in_play if sides is None else tuple(sides)
+            if entry is Entry.RETRY and recorded_pk is not None:
+                return _retried(series, Deal.objects.get(pk=recorded_pk), sides, points, tricks)
+            if entry is not Entry.NEW:
+                return Recorded(series, entry)
+            if points is None:
+                return Recorded(series, Entry.REFUSED)  # the form says what is wrong
+            if sides != running.in_play:
+                return Recorded(series, Entry.STALE)  # a form for the sides once in play
+            try:
+                deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+                running.add(deal)
+            except rules.InvalidDeal as error:
+                return Recorded(series, Entry.REFUSED, error=error)
+            row = Deal.objects.create(
+                series=series,
+                number=number,
+                entry_key=entry_key,
+                recorded_by=account_of(user),
+                **row_values(deal, sides),
+            )
+            deal_logged(
+                series,
+                number,
+                DealEvent.Action.RECORDED,
+                after=row_snapshot(row),
+                user=user,
+                via=via,
+            )
+            if _closes_after(series, number, now):
+                series.closed_at = now
+            series_refresh(series, running.state)
+            return Recorded(series, entry, row)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
         series = Series.objects.get(pk=series_id)
@@ -186,51 +211,6 @@ def deal_record(
             if earlier is not None:
                 return _retried(series, earlier, sides or _sides(earlier), points, tricks)
         return Recorded(series, Entry.STALE)
-
-
-def _decided(
-    series: Series,
-    rows: list[Deal],
-    running: rules.Series,
-    number: int,
-    points: Sequence[int] | None,
-    tricks: Sequence[bool] | None,
-    sides: Sequence[int] | None,
-    entry_key: uuid.UUID | None,
-    user,
-    via: str,
-) -> Recorded:
-    """``deal_record``'s decision, under the series' lock, and the deal recorded if it is one."""
-    now = timezone.now()
-    entry, recorded_pk = _entry(series, running, rows, number=number, entry_key=entry_key, now=now)
-    sides = running.in_play if sides is None else tuple(sides)
-    if entry is Entry.RETRY and recorded_pk is not None:
-        return _retried(series, Deal.objects.get(pk=recorded_pk), sides, points, tricks)
-    if entry is not Entry.NEW:
-        return Recorded(series, entry)
-    if points is None:
-        return Recorded(series, Entry.REFUSED)  # the form says what is wrong
-    if sides != running.in_play:
-        return Recorded(series, Entry.STALE)  # a form for the sides once in play
-    try:
-        deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
-        running.add(deal)  # a refused deal changes nothing
-    except rules.InvalidDeal as error:
-        return Recorded(series, Entry.REFUSED, error=error)
-    row = Deal.objects.create(
-        series=series,
-        number=number,
-        entry_key=entry_key,
-        recorded_by=account_of(user),
-        **row_values(deal, sides),
-    )
-    deal_logged(
-        series, number, DealEvent.Action.RECORDED, after=row_snapshot(row), user=user, via=via
-    )
-    if _closes_after(series, number, now):
-        series.closed_at = now
-    series_refresh(series, running.state)
-    return Recorded(series, entry, row)
 
 
 def _sides(deal: Deal) -> tuple[int, ...]:

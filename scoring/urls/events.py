@@ -18,6 +18,6 @@ urlpatterns = [
     path(EVENT + "board/", events.event_board, name="event_board"),
     path(EVENT + "share/", events.event_share, name="event_share"),
     path(EVENT + "share/revoke/", events.event_share_revoke, name="event_share_revoke"),
-    path("public/events/<str:token>/", events.event_public, name="event_public"),
-    path("public/events/<str:token>/seat/", events.event_seat, name="event_seat"),
+    path("public/events/<token:token>/", events.event_public, name="event_public"),
+    path("public/events/<token:token>/seat/", events.event_seat, name="event_seat"),
 ]

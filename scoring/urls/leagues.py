@@ -60,8 +60,8 @@ urlpatterns = [
     path("leagues/<id:pk>/settings/", leagues.league_settings, name="league_settings"),
     path("leagues/<id:pk>/share/", leagues.share_renew, name="share_renew"),
     path("leagues/<id:pk>/share/revoke/", leagues.share_revoke, name="share_revoke"),
-    path("invite/<str:token>/", leagues.league_join, name="league_join"),
-    path("public/<str:token>/", standings.public_standings, name="public_standings"),
-    path("public/<str:token>/history/", standings.public_history, name="public_history"),
+    path("invite/<token:token>/", leagues.league_join, name="league_join"),
+    path("public/<token:token>/", standings.public_standings, name="public_standings"),
+    path("public/<token:token>/history/", standings.public_history, name="public_history"),
     path("series/<id:pk>/move/", leagues.series_move, name="series_move"),
 ]

@@ -4,12 +4,12 @@ from scoring.views import games, table, tables
 
 # First: a club night's table phones ask their live view every 2 s.
 urlpatterns = [
-    path("tables/<str:token>/live/", tables.table_live, name="table_live"),
-    path("tables/<str:token>/", tables.table_link, name="table_link"),
+    path("tables/<token:token>/live/", tables.table_live, name="table_live"),
+    path("tables/<token:token>/", tables.table_link, name="table_link"),
     path("", games.home, name="home"),
     path("new/", games.series_new, name="series_new"),
     path("quick/", games.series_quick, name="series_quick"),
-    path("join/<str:token>/", games.link_join, name="link_join"),
+    path("join/<token:token>/", games.link_join, name="link_join"),
     path("series/<id:pk>/", table.series_detail, name="series_detail"),
     path("series/<id:pk>/deals/", table.deal_record, name="deal_record"),
     path("series/<id:pk>/deals/<id:number>/edit/", table.deal_edit, name="deal_edit"),

@@ -8,17 +8,12 @@ change another device made first answers 409 with the fresh page. htmx swaps bot
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
 UNPROCESSABLE = 422
 CONFLICT = 409
 TOO_MANY = 429
-
-
-def nothing_new() -> HttpResponse:
-    """A poll's answer while nothing changed: 204, no content."""
-    return HttpResponse(status=204)
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -32,7 +32,7 @@ from scoring.events.services import EventError
 from scoring.models import Event, EventTableLink, Role
 from scoring.modes import SHAPES, Mode
 from scoring.templatetags.sharing import qr_svg
-from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest, nothing_new
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 
 ORGANISERS = (Role.OWNER, Role.SCORER)
 #: How often a leaderboard on a screen, and a player's seat page, ask for news, in seconds.
@@ -281,7 +281,7 @@ def _news(request: HtmxHttpRequest, event: Event) -> str | None:
 def _board_page(request: HtmxHttpRequest, event: Event, context: dict) -> HttpResponse:
     version = _news(request, event)
     if version is None:
-        return nothing_new()
+        return HttpResponse(status=204)  # nothing new
     present = request.GET.get("present") == "1"
     board = leaderboard.build(event)
     query = urlencode({**({"present": "1"} if present else {}), "version": version})
@@ -330,7 +330,7 @@ def event_seat(request: HtmxHttpRequest, token: str) -> HttpResponse:
     event = _shared(token)
     version = _news(request, event)
     if version is None:
-        return nothing_new()
+        return HttpResponse(status=204)  # nothing new
     names = tables.names_of(event)
     form = SeatForm(request.POST if request.method == "POST" else None, names=names)
     if form.is_valid():

@@ -36,7 +36,7 @@ from scoring.table.forms import DealForm, SeatNamesForm, UndoForm, engine_messag
 from scoring.table.offline import RECORDED_HEADER
 from scoring.table.scoreboard import build
 from scoring.throttle import quick_game_refusal, quick_game_started
-from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest, nothing_new
+from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
 
 GONE = 410
 STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
@@ -122,7 +122,7 @@ def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             raise
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
     if request.GET.get("version", "") == str(access.series.version):
-        return nothing_new()
+        return HttpResponse(status=204)  # nothing new
     return board_answer(request, selectors.series_for_request(request, pk))
 
 
@@ -153,8 +153,9 @@ def _deal_answer(
 ) -> HttpResponse:
     """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
     form comes back as typed, with its errors; any other is the board's own."""
-    now = board.decided(outcome)
-    fresh = dataclasses.replace(access, series=now.series)
+    # The series as the service left it, its derived values stored; its seats and deals read.
+    fresh = dataclasses.replace(access, series=outcome.series)
+    now = board.load(outcome.series)
     if outcome.error is not None:
         form.add_engine_error(outcome.error)
     shown = form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)

@@ -12,7 +12,7 @@ from scoring.access import held_tables, remember_table
 from scoring.events import tables
 from scoring.models import EventTableLink
 from scoring.table import selectors
-from scoring.views import HtmxHttpRequest, nothing_new
+from scoring.views import HtmxHttpRequest
 from scoring.views.table import STOP_POLLING, board_answer
 
 
@@ -52,7 +52,7 @@ def table_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     round over, the next round's game)."""
     version = tables.live_version(token)
     if version is not None and request.GET.get("version", "") == str(version):
-        return nothing_new()
+        return HttpResponse(status=204)  # nothing new
     link = tables.link_for(token)
     if link is None or token not in held_tables(request):
         return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)

@@ -1,5 +1,5 @@
 """Request context in logs: an error names the request's method, path, user and request id; NUL
-in a path token is a 404."""
+in a path token is a 404 (``<token:token>``, scoring.ids)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ import logging
 
 import pytest
 from django.conf import settings as django_settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.test import Client
-from django.urls import include, path
+from django.urls import Resolver404, include, path, resolve
 
 from scoring.middleware import (
     REQUEST_ID_HEADER,
-    PathArgumentsMiddleware,
     RedactingFormatter,
     RequestContextFilter,
 )
@@ -103,12 +102,22 @@ def test_records_outside_a_request_get_placeholders():
     assert (record.request_id, record.method, record.path, record.user_id) == ("-",) * 4
 
 
-def test_a_token_without_nul_reaches_the_view():
-    guard = PathArgumentsMiddleware(lambda request: HttpResponse())
-    assert guard.process_view(HttpRequest(), boom, (), {"pk": 2**63 - 1, "token": "ab"}) is None
-    with pytest.raises(Http404):
-        guard.process_view(HttpRequest(), boom, (), {"token": "a\x00b"})
-
-
-def test_a_nul_character_in_a_path_token_is_not_found(client, db):
-    assert client.get("/join/abc%00def/").status_code == 404
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/join/{}/",
+        "/tables/{}/",
+        "/tables/{}/live/",
+        "/invite/{}/",
+        "/public/{}/",
+        "/public/{}/history/",
+        "/public/events/{}/",
+        "/public/events/{}/seat/",
+    ],
+)
+def test_a_nul_character_in_a_path_token_is_not_found(client, db, address):
+    token = "abc-DEF_0123456789ghijklm"
+    assert resolve(address.format(token)).kwargs == {"token": token}
+    with pytest.raises(Resolver404):
+        resolve(address.format("abc\x00def"))
+    assert client.get(address.format("abc%00def")).status_code == 404

@@ -1036,8 +1036,8 @@ SCOREBOARD_QUERIES = 10
 #: seats, the cache.
 KEPT_SCOREBOARD_QUERIES = 4
 #: A recorded deal: the board it was typed on, the locked write with its savepoints, the key's
-#: use, the fresh scoreboard from what the write read (its seats read again; kept, as above).
-RECORD_QUERIES = 22
+#: use, the fresh scoreboard of the series the write left (its seats and deals; kept, as above).
+RECORD_QUERIES = 23
 
 
 @pytest.mark.parametrize("deals", [1, 40])
