@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # its widget templates, for FORM_RENDERER below
     "django_htmx",
     "template_partials",
     "axes",
@@ -168,6 +169,9 @@ TEMPLATES = [
         },
     }
 ]
+# Widgets render through TEMPLATES, so a widget's template lives in templates/ with the rest
+# (templates/scoring/widgets/).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # SQLite beside the code by default; DATABASE_URL=postgres://... for PostgreSQL.
 DATABASES = {

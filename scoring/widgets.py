@@ -1,25 +1,18 @@
-"""Form widgets built in Python where Django's per-option templates cost too much."""
+"""A ``<select>`` for long lists: a league's few hundred players, or its dozen rulesets."""
 
 from __future__ import annotations
 
-from html import escape
-
 from django import forms
-from django.forms.utils import flatatt
-from django.utils.safestring import SafeString, mark_safe
 
 
 class ListSelect(forms.Select):
-    """A ``<select>`` built in Python: a league's few hundred players, or its dozen rulesets,
-    cost one join, not two template renderings per option."""
+    """Django's ``Select`` rendered by one template that writes its options inline
+    (templates/scoring/widgets/list_select.html), not by one template per option."""
 
-    def render(self, name, value, attrs=None, renderer=None) -> SafeString:
-        final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
-        final.pop("maxlength", None)  # a CharField's, meaningless on a <select>
-        chosen = "" if value is None else str(value)
-        options = "".join(
-            f'<option value="{escape(str(key))}"{" selected" if str(key) == chosen else ""}>'
-            f"{escape(str(label))}</option>"
-            for key, label in self.choices
-        )
-        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # every value escaped
+    template_name = "scoring/widgets/list_select.html"
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        # A CharField's maxlength means nothing on a <select>.
+        context["widget"]["attrs"].pop("maxlength", None)
+        return context
