@@ -76,7 +76,13 @@ for name, path in data["pages"].items():
         ]
         if device == "desktop":
             command.append("--preset=desktop")
-        run = subprocess.run(command, capture_output=True, text=True)
+        # Lighthouse's own trace sometimes fails on a busy machine ("Please run Lighthouse
+        # again", NO_NAVSTART): once more before the page is reported as failed.
+        for _ in range(2):
+            report.unlink(missing_ok=True)
+            run = subprocess.run(command, capture_output=True, text=True)
+            if run.returncode == 0 and report.exists():
+                break
         if run.returncode != 0 or not report.exists():
             print(f"{name:<12} {device:<8} lighthouse failed: {run.stderr.strip()[-500:]}")
             continue
