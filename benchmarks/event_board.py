@@ -204,6 +204,7 @@ def evenings(owner) -> None:
     from django.test import Client
 
     from scoring.events import leaderboard
+    from scoring.events.forms import seat_key
     from scoring.models import League, Membership, Player, Role
 
     started = time.perf_counter()
@@ -225,7 +226,8 @@ def evenings(owner) -> None:
     def pages(event) -> dict[str, tuple]:
         visitor = Client()
         seat = f"/public/events/{event.share_token}/seat/"
-        visitor.post(seat, {"player": event.present[-1]})
+        picked = visitor.post(seat, {"player": seat_key(event, event.present[-1])})
+        assert picked.status_code == 302, picked.status_code
         version = leaderboard.version(event)
         board = f"{event.get_absolute_url()}board/?present=1"
         public = f"/public/events/{event.share_token}/"

@@ -9,8 +9,8 @@ measures, in two parts:
    the request: a series holds at most 300 deals), and whether each ends with its closing mark.
    Wall-clock and CPU, best of a few. The goals of issue 14 (CSV under 5 s, JSON under 20 s)
    are printed beside them.
-2. The site under gunicorn (three sync workers, DEBUG off) with its task worker
-   (``manage.py db_worker``), as issue 25 found it: three accounts ask for the league's backup
+2. The site under gunicorn (three workers, DEBUG off) with its task worker
+   (``manage.py task_worker``), as issue 25 found it: three accounts ask for the league's backup
    at once while a visitor keeps asking for the home page and a member for the league's
    standings. Prints when each file was ready, how long its download took and whether it came
    whole (its length and closing mark), and the other pages' latencies while the exports were
@@ -51,7 +51,7 @@ GOALS = {"csv": 5.0, "json": 20.0}
 ROUNDS = scaled(2, 1)
 #: Seconds between two requests of each page watcher while the exports are made.
 EVERY = 0.2
-WORKERS = 3  # gunicorn sync workers: one per export asked for, as issue 25 found them
+WORKERS = 3  # gunicorn workers: one per export asked for, as issue 25 found them (sync then)
 PAGE_GOAL = 1.0
 ASKERS = ("demo", "natasha", "mike")  # the league's owner and its two scorers
 
@@ -244,7 +244,7 @@ def measure_site(work: Path, database: Path) -> dict:
         stderr=subprocess.DEVNULL,
     )
     worker = subprocess.Popen(
-        [*manage, "db_worker", "--no-reload", "--no-startup-delay", "-v0"],
+        [*manage, "task_worker", "-v0"],
         env=env,
         cwd=ROOT,
         start_new_session=True,
@@ -390,7 +390,7 @@ def report_documents(found: dict) -> None:
 def report_site(site: dict) -> None:
     print()
     print(
-        f"gunicorn ({WORKERS} sync workers, DEBUG off) and one task worker: {len(ASKERS)} accounts "
+        f"gunicorn ({WORKERS} workers, DEBUG off) and one task worker: {len(ASKERS)} accounts "
         "ask for the league's JSON backup at once"
     )
     for name, row in site["exports"].items():

@@ -70,7 +70,7 @@ def prepare(kind: str) -> None:
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    from scoring.demo import demo_generate
+    from scoring.management.demo import demo_generate
     from scoring.models import League
 
     executor = MigrationExecutor(connection)

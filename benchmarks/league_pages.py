@@ -1,18 +1,20 @@
 """Benchmark of the league pages: the demo league (about 150,000 deals) against a 100-deal one.
 
 Builds, or reuses when they are already there, two SQLite databases in ``$BENCH_DIR`` (default
-``/tmp``): the demo league (``scoring.demo``: 200 players, 5,000 series) and the same generator
-stopped after 100 deals. Each size runs in its own process (one ``DATABASE_URL`` each), logged in
-as the league's owner through Django's test client, and times every page: the median of several
-requests after one warm-up request, in three rounds that alternate the sizes (each figure keeps
-its best round). The standings only read the running totals the league's writes fold
-(``scoring.running_totals``), so every filter costs the same whatever its range: thirteen
+``/tmp``): the demo league (``scoring.management.demo``: 200 players, 5,000 series) and the same
+generator stopped after 100 deals. Each size runs in its own process (one ``DATABASE_URL`` each),
+logged in as the league's owner through Django's test client, and times every page: the median of
+several requests after one warm-up request, in three rounds that alternate the sizes (each figure
+keeps its best round). The standings only read the running totals the league's writes fold
+(``scoring.standings.running_totals``), so every filter costs the same whatever its range: thirteen
 filters (date ranges, seasons, rulesets), each one's first view and then its median. Also timed:
-"finish, undo, finish again" (each write, with its fold, then the view after it), and apart,
-without the goal, what a write costs that changes an OLD series and so refolds every series
-finished after it (1, 10, 100, 1,000 of them, and all: a change to the league's first series),
-and the fold of a whole league from nothing (``manage.py fold_standings`` after a release that
-starts the totals afresh).
+"finish, undo, finish again" (each write, with its fold, then the view after it), and apart, without
+the goal, what a write costs that changes an OLD series and so refolds every series finished after
+it (1, 10, 100, 1,000 of them, and all: a change to the league's first series), and the fold of a
+whole league from nothing (``manage.py fold_standings`` after a release that starts the totals
+afresh). And a season's standings (issue #39: 2024, the best ten nights count, three nights to be
+ranked), for members and behind the public link, and its first view while its numbers are not
+cached (its version bumped before each request).
 
 Prints, per page, both times and the ratio demo / small (the goal is at most 1.5). It never
 asserts a speed.
@@ -28,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +70,7 @@ FILTERS = [
     "date_from=2026-02-01&date_to=2026-08-31&rules=eggs-stacking",
 ]
 FIRST_VIEW = "13 filters, first views"
+SEASON_FIRST = "season standings, first view (numbers not cached)"
 
 
 def _setup_django(size: str) -> None:
@@ -86,7 +90,7 @@ def build(size: str, rebuild: bool) -> str:
     _setup_django(size)
     from django.core.management import call_command
 
-    from scoring.demo import demo_generate
+    from scoring.management.demo import demo_generate
     from scoring.models import Deal, League, Series
 
     call_command("migrate", verbosity=0)
@@ -107,13 +111,14 @@ def measure(size: str) -> dict[str, float]:
     """Median seconds per page for the league of the database ``size``."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
+    from django.db.models import F
     from django.test import Client
     from django.test.utils import setup_test_environment
 
     from scoring import rules
     from scoring.leagues import services as league_services
-    from scoring.models import League, Player, Series
-    from scoring.running_totals import totals_fold
+    from scoring.models import League, Player, Season, Series
+    from scoring.standings.running_totals import totals_fold
     from scoring.table import deals, services
     from tests.helpers import totals_forget
 
@@ -125,6 +130,18 @@ def measure(size: str) -> dict[str, float]:
     client = Client()
     client.force_login(owner)
     first, second = Player.objects.filter(league=league).order_by("pk")[:2]
+    # A season of the demo's first year (issue #39): the best ten nights count, three nights to
+    # be ranked; its page read as the standings are, cached by version after a first view.
+    season, _made = Season.objects.get_or_create(
+        league=league,
+        name="Bench season",
+        defaults={
+            "starts_on": date(2024, 1, 1),
+            "ends_on": date(2024, 12, 31),
+            "best_nights": 10,
+            "min_nights": 3,
+        },
+    )
     pages = {
         "league page": f"/leagues/{league.pk}/",
         "standings": f"/leagues/{league.pk}/standings/",
@@ -134,6 +151,8 @@ def measure(size: str) -> dict[str, float]:
         "public history": f"/public/{league.share_token}/history/",
         "head to head": f"/leagues/{league.pk}/head-to-head/?first={first.pk}&second={second.pk}",
         "members": f"/leagues/{league.pk}/members/",
+        "season standings (best 10 nights, 2024)": season.get_absolute_url(),
+        "public season standings": f"/public/{league.share_token}/seasons/{season.pk}/",
     }
     results = {}
     standings_url = pages["standings"]
@@ -221,6 +240,19 @@ def measure(size: str) -> dict[str, float]:
         if response.status_code != 200:
             raise SystemExit(f"standings ?{query}: {response.status_code}")
         pages[f"standings ?{query}"] = f"{standings_url}?{query}"
+    # The season's page when its numbers are not cached yet (a result or its rules changed):
+    # its version bumped before each request, outside the time.
+    fresh_wall, fresh_cpu = [], []
+    for _ in range(scaled(10, 2)):
+        Season.objects.filter(pk=season.pk).update(version=F("version") + 1)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(season.get_absolute_url())
+        fresh_wall.append(time.perf_counter() - started)
+        fresh_cpu.append(time.process_time() - started_cpu)
+        if response.status_code != 200:
+            raise SystemExit(f"season: {response.status_code}")
+    results[SEASON_FIRST] = statistics.median(fresh_wall)
+    results[f"{SEASON_FIRST} (CPU)"] = statistics.median(fresh_cpu)
     results[FIRST_VIEW] = statistics.median(first_wall)
     results[f"{FIRST_VIEW} (CPU)"] = statistics.median(first_cpu)
     results[f"{FIRST_VIEW}, slowest"] = max(first_wall)

@@ -30,9 +30,9 @@ from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
 
 from scoring import rules  # noqa: E402
-from scoring.access import SESSION_CREATED, SESSION_LINKS  # noqa: E402
 from scoring.models import League, Membership, Role, Series  # noqa: E402
 from scoring.table import deals, services  # noqa: E402
+from scoring.web.sessions import SESSION_LINKS, SESSION_STARTED  # noqa: E402
 
 # A game in progress, 8:10 after seven deals with eggs and a naked deal (side 0's card points;
 # side 1 has the rest): the scoreboard with its deal form, the page used most.
@@ -84,11 +84,11 @@ def main() -> None:
     session[SESSION_KEY] = str(owner.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session[HASH_SESSION_KEY] = owner.get_session_auth_hash()
-    session[SESSION_LINKS] = {str(game.pk): game.score_token}
-    session[SESSION_CREATED] = [game.pk]  # the phone that started the game: its share links too
+    session[SESSION_LINKS] = {game.table.score_token: game.table_id}
+    session[SESSION_STARTED] = [game.table_id]  # the phone that started the game: its links too
     session.create()
 
-    pages = {"scoreboard": game.get_absolute_url()}
+    pages = {"scoreboard": reverse("table_link", args=[game.table.score_token])}  # its table
     try:
         pages["standings"] = reverse("league_standings", args=[league.pk])
     except NoReverseMatch:

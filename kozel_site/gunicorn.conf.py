@@ -1,6 +1,6 @@
 """gunicorn settings (``gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi``; ``make serve``),
 tuned from the environment (docs/DEPLOY.md). The access log leaves out the tokens of secret
-links (``scoring.redact``).
+links (``scoring.lib.redact``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,18 @@ preload_app = True
 
 bind = os.environ.get("BIND") or f"127.0.0.1:{_int('PORT', 8000)}"
 workers = _int("WEB_CONCURRENCY", min(2 * multiprocessing.cpu_count() + 1, 8))
+# Sync workers by default: behind the documented proxy (docs/DEPLOY.md), nginx buffers every
+# answer, so a large download to a slow phone holds a worker for a second or two, and sync
+# workers serve a club night's tables at two thirds of the CPU that threaded ones cost (`make
+# loadtest`: docs/PERFORMANCE.md). With nothing in front (`make serve` sets
+# GUNICORN_THREADS=4), threads answer the requests while each worker's main thread keeps its
+# heartbeat: a download lasts as long as its client reads and holds one thread, where a sync
+# worker is killed by the timeout in mid-download (tests/site/test_slow_downloads.py). Each
+# thread keeps its own database connection.
 threads = _int("GUNICORN_THREADS", 1)
 worker_class = "gthread" if threads > 1 else "sync"
+# A worker that has not reported for this long is stuck, and replaced (a threaded worker's main
+# thread reports while its requests run, so theirs have no time limit).
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 20
 keepalive = 5

@@ -104,17 +104,17 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
-    "scoring.middleware.RequestContextMiddleware",
+    "scoring.web.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
     # name a server's own address): before CommonMiddleware, the first to check the host; after
     # the two above, whose headers it keeps (and which ask for the host only to redirect).
-    "scoring.middleware.HealthCheckMiddleware",
+    "scoring.web.middleware.HealthCheckMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages gzipped, except those that show a secret (BREACH; scoring.compression). After
+    # Pages gzipped, except those that show a secret (BREACH; scoring.web.middleware). After
     # WhiteNoise, whose static files are compressed ahead of time.
-    "scoring.compression.SafeGZipMiddleware",
+    "scoring.web.middleware.SafeGZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -123,8 +123,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Whose page this is, for the service worker's kept pages (scoring/table/offline.py).
-    "scoring.table.offline.ViewerMiddleware",
+    # Whose page this is, for the service worker's kept pages (scoring.web.middleware).
+    "scoring.web.middleware.ViewerMiddleware",
     # Last, as django-axes asks: it answers locked-out logins.
     "axes.middleware.AxesMiddleware",
 ]
@@ -139,13 +139,14 @@ AXES_COOLOFF_TIME = 1  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+# The lockout page, saying why and every way back (scoring.views.accounts).
+AXES_LOCKOUT_CALLABLE = "scoring.views.accounts.axes_locked_out"
 # The client's network, not the proxy's address (else five failures from anywhere lock out the
 # owner), and an IPv6 /64 as one address (else its 2**64 addresses guess on and on).
-AXES_CLIENT_IP_CALLABLE = "scoring.clients.client_network"
-# A browser that logged in to the account before is capped by scoring.logins, per browser.
-AXES_WHITELIST_CALLABLE = "scoring.logins.known_browser"
-# Per hour, from browsers the account does not know (scoring.logins).
+AXES_CLIENT_IP_CALLABLE = "scoring.web.clients.client_network"
+# A browser that logged in to the account before is capped by scoring.web.logins, per browser.
+AXES_WHITELIST_CALLABLE = "scoring.web.logins.known_browser"
+# Per hour, from browsers the account does not know (scoring.web.logins).
 LOGIN_FAILURES_PER_ACCOUNT = envint("LOGIN_FAILURES_PER_ACCOUNT", 20)
 LOGIN_FAILURES_PER_ADDRESS = envint("LOGIN_FAILURES_PER_ADDRESS", 30)
 
@@ -275,7 +276,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "exports": {
         "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": EXPORTS_ROOT, "base_url": None},
+        # Read by this site's own processes only: nobody else on the machine needs a backup.
+        "OPTIONS": {
+            "location": EXPORTS_ROOT,
+            "base_url": None,
+            "file_permissions_mode": 0o600,
+            "directory_permissions_mode": 0o700,
+        },
     },
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -285,7 +292,7 @@ STORAGES = {
 }
 
 # The installable app: a deploy's build id (say the git commit), part of the service worker's
-# cache names beside a digest of the app shell's files (scoring/table/offline.py).
+# cache names beside a digest of the app shell's files (scoring.web.middleware).
 APP_VERSION = os.environ.get("APP_VERSION", "")
 
 LOGIN_URL = "login"
@@ -326,17 +333,24 @@ CACHES = {
         # Created by migration scoring 0004 (and by Django's test database set-up).
         "LOCATION": "kozel_cache",
         "TIMEOUT": 300,
-        # Every table's board is kept once a version (scoring.table.board): a busy evening
-        # keeps thousands. Past this, Django drops a third of the table at each write, the
-        # throttles' counts with them.
+        # The throttles' counts (scoring.web.throttle), written by the requests they count
+        # (never by a GET). Past this, Django drops a third of the table at each write.
         "OPTIONS": {"MAX_ENTRIES": 20_000},
-    }
+    },
+    # This process's own memory, for what a GET may keep without writing anything shared (a GET
+    # writes nothing): a season's figures by the versions they were made from (the same in every
+    # process, made once in each), and the feed's per-minute counts (a limit per worker).
+    "local": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "kozel-local",
+        "OPTIONS": {"MAX_ENTRIES": 2_000},
+    },
 }
 
-# Work off the request (the exports), queued in the database and run by `manage.py db_worker`.
+# Work off the request (the exports), queued in the database and run by `manage.py task_worker`.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
-# Per hour (scoring.throttle).
+# Per hour (scoring.web.throttle).
 QUICK_GAMES_PER_SESSION = envint("QUICK_GAMES_PER_SESSION", 30)
 QUICK_GAMES_PER_ADDRESS = envint("QUICK_GAMES_PER_ADDRESS", 100)
 SIGNUPS_PER_ADDRESS = envint("SIGNUPS_PER_ADDRESS", 10)
@@ -351,6 +365,19 @@ for _limit in (
 ):
     if globals()[_limit] < 1:
         raise ImproperlyConfigured(f"{_limit} must be 1 or more.")
+
+# Preview pictures for messengers (scoring/sharing/fonts.py): the folders their fonts are looked
+# for in, colon-separated (Debian's fonts-noto-core, fonts-noto-cjk, fonts-dejavu-core).
+PREVIEW_FONT_DIRS = [
+    folder
+    for folder in os.environ.get("PREVIEW_FONT_DIRS", "/usr/share/fonts").split(":")
+    if folder
+]
+# The JSON feed of a league's public standings (scoring/views/sharing.py): requests per minute
+# from one client network.
+FEED_REQUESTS_PER_MINUTE = envint("FEED_REQUESTS_PER_MINUTE", 60)
+if FEED_REQUESTS_PER_MINUTE < 1:
+    raise ImproperlyConfigured("FEED_REQUESTS_PER_MINUTE must be 1 or more.")
 
 # Security. The headers apply in development too, so a page that breaks under the
 # Content-Security-Policy breaks on the developer's machine first; what needs HTTPS follows DEBUG.
@@ -374,7 +401,7 @@ _behind_proxy = envbool("SECURE_PROXY_SSL_HEADER", not DEBUG)
 if _behind_proxy:
     # Behind a proxy that terminates TLS and sets X-Forwarded-Proto (and drops a client's own).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# The proxies whose X-Forwarded-For entries name the client (scoring.clients.client_address).
+# The proxies whose X-Forwarded-For entries name the client (scoring.web.clients.client_address).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", 1 if _behind_proxy and not DEBUG else 0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured("TRUSTED_PROXY_COUNT cannot be negative.")
@@ -401,15 +428,15 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# One line per record, with the request it belongs to (scoring.middleware fills the fields).
+# One line per record, with the request it belongs to (scoring.web.middleware fills the fields).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_context": {"()": "scoring.middleware.RequestContextFilter"}},
+    "filters": {"request_context": {"()": "scoring.web.middleware.RequestContextFilter"}},
     "formatters": {
         "context": {
             # Without the tokens of secret links, wherever in the line they appear.
-            "class": "scoring.middleware.RedactingFormatter",
+            "class": "scoring.web.middleware.RedactingFormatter",
             "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(method)s %(path)s "
             "user=%(user_id)s] %(message)s",
         }

@@ -24,10 +24,10 @@ from scoring.models import (
     AccountSettings,
     Deal,
     DealEvent,
+    DealProposal,
     Event,
     EventRound,
     EventTable,
-    EventTableLink,
     Export,
     League,
     LeagueEvent,
@@ -35,8 +35,11 @@ from scoring.models import (
     PairResult,
     Player,
     RunningTotal,
+    Season,
     Seat,
     Series,
+    Table,
+    WorkerPulse,
 )
 from scoring.table.scoreboard import side_names
 
@@ -78,7 +81,7 @@ class SeriesAdmin(ReadOnlyAdmin):
     search_fields = ["seats__player__name"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]
-    exclude = ["score_token", "watch_token"]  # secret links stay out of an operator's screen
+    raw_id_fields = ["table"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Series]:
         # Every row's seats and players in one query, whatever the length of the page.
@@ -167,13 +170,30 @@ class EventTableAdmin(ReadOnlyAdmin):
         return table.round.event
 
 
-@admin.register(EventTableLink)
-class EventTableLinkAdmin(ReadOnlyAdmin):
-    """A table's link for the evening: its number shown, its token (a key) not."""
+@admin.register(DealProposal)
+class DealProposalAdmin(ReadOnlyAdmin):
+    """Deals a table's phone proposed after its game closed (decided on the evening's page)."""
 
-    list_display = ["id", "event", "number"]
-    list_select_related = ["event"]
-    exclude = ["token"]
+    list_display = ["id", "series", "number", "state", "created_at"]
+    list_filter = ["state"]
+    list_select_related = ["series"]
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    """A table (a kitchen table, a club night's): its game shown, its links' tokens (keys) not."""
+
+    list_display = ["id", "event", "number", "series"]
+    list_select_related = ["event", "series"]
+    exclude = ["score_token", "watch_token"]
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnlyAdmin):
+    """A league's seasons and their ladder rules (changed by the league's owner, on its page)."""
+
+    list_display = ["id", "league", "name", "starts_on", "ends_on", "counts", "best_nights"]
+    list_select_related = ["league"]
 
 
 @admin.register(AccountSettings)
@@ -194,9 +214,18 @@ class ExportAdmin(ReadOnlyAdmin):
     """Downloads being made or kept (their tasks, with a failure's traceback, are under Tasks
     Database Backend, django-tasks-db's own admin)."""
 
-    list_display = ["pk", "kind", "user", "created_at", "started_at", "finished_at", "size"]
+    list_display = [
+        "pk", "kind", "user", "created_at", "started_at", "finished_at", "size", "worker"
+    ]  # fmt: skip
     list_filter = ["kind", "failed"]
     list_select_related = ["user"]
+
+
+@admin.register(WorkerPulse)
+class WorkerPulseAdmin(ReadOnlyAdmin):
+    """The task workers ``manage.py task_worker`` runs, and when each was last seen alive."""
+
+    list_display = ["worker", "beat_at"]
 
 
 class TransferForm(forms.Form):

@@ -8,8 +8,8 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Kozel scoring")
 
     def ready(self) -> None:
-        from scoring.ids import IdConverter, TokenConverter
+        from scoring.lib.ids import IdConverter, TokenConverter
 
-        # Before any URL module names them: ids and tokens in paths (scoring.ids).
+        # Before any URL module names them: ids and tokens in paths (scoring.lib.ids).
         register_converter(IdConverter, "id")
         register_converter(TokenConverter, "token")

@@ -10,8 +10,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import translation
 
-from scoring.models import League, Membership, Role, Series
-from tests.helpers import client_with_link, make_user, start_series
+from scoring.leagues import services as league_services
+from scoring.models import League, Membership, Player, Role, Series
+from tests.helpers import client_with_link, finished, make_user, record, start_series
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +37,7 @@ def exports_storage(settings, tmp_path):
         **settings.STORAGES,
         "exports": {
             "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": folder, "base_url": None},
+            "OPTIONS": {**settings.STORAGES["exports"]["OPTIONS"], "location": folder},
         },
     }
     return folder
@@ -86,3 +87,37 @@ def league_series(league) -> Series:
 @pytest.fixture
 def scoring_client(quick_series) -> Client:
     return client_with_link(quick_series)
+
+
+@pytest.fixture
+def ctx(league, league_series, owner, scorer, viewer, outsider):
+    """A league with a game under way, a finished one, an extra player, its links: what every
+    change of the authorization matrix acts on (``tests.helpers.Action``)."""
+    record(league_series, [70, 50])
+    league_services.invite_renew(league=league)
+    league_services.share_renew(league=league)
+    player = Player.objects.create(name="Zoya", league=league)
+    done = finished(league, names=("Lena", "Misha"), mode="duel")
+    league.refresh_from_db()
+    league_series.refresh_from_db()
+    return {
+        "league": league,
+        "series": league_series,
+        "player": player,
+        "done": done,
+        "owner": owner,
+        "scorer": scorer,
+        "viewer": viewer,
+        "outsider": outsider,
+        "anonymous": None,
+    }
+
+
+@pytest.fixture(autouse=True)
+def empty_local_cache():
+    """What a process keeps in its own memory (``caches["local"]``) is for one database: the
+    next test's ids come again with other data."""
+    from django.core.cache import caches
+
+    caches["local"].clear()
+    yield

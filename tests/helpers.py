@@ -20,13 +20,12 @@ from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
-from scoring.access import SESSION_CREATED
 from scoring.backup.json_export import export_json
 from scoring.models import (
     Deal,
@@ -43,9 +42,11 @@ from scoring.models import (
     RunningTotal,
     Seat,
     Series,
+    Table,
 )
-from scoring.running_totals import totals_fold
+from scoring.standings.running_totals import totals_fold
 from scoring.table import deals, services
+from scoring.web.sessions import SESSION_STARTED
 
 PASSWORD = "correct-horse-battery-staple-42"
 #: The three players of the three-player tests.
@@ -85,7 +86,7 @@ def logged_in(user) -> Client:
 def client_with_link(series: Series, token: str | None = None) -> Client:
     """A browser that opened the series' score link (or another of its tokens) and confirmed."""
     client = Client()
-    response = client.post(f"/join/{token or series.score_token}/")
+    response = client.post(f"/tables/{token or series.table.score_token}/")
     assert response.status_code == 302, response.status_code
     return client
 
@@ -94,7 +95,7 @@ def creator_client(series: Series) -> Client:
     """The browser that started a quick game: it holds the score link and manages the game."""
     client = client_with_link(series)
     session = client.session
-    session[SESSION_CREATED] = [series.pk]
+    session[SESSION_STARTED] = [series.table_id]
     session.save()
     return client
 
@@ -259,6 +260,13 @@ def totals_refold(league: League) -> None:
     league.refresh_from_db()
 
 
+def grow(league: League, series: int, start: int = 0) -> None:
+    """More finished series with new players: a bigger league, for pages that must not cost more."""
+    for n in range(start, start + series):
+        names = (f"North {n}", f"East {n}", f"South {n}", f"West {n}")
+        finished(league, names=names, loser=n % 2)
+
+
 def league_snapshot(league: League) -> tuple:
     """Everything a league action could change, as plain comparable data."""
     stored = League.objects.filter(pk=league.pk).first()
@@ -281,6 +289,7 @@ def league_snapshot(league: League) -> tuple:
         list(Event.objects.order_by("pk").values()),
         list(EventRound.objects.order_by("pk").values()),
         list(EventTable.objects.order_by("pk").values()),
+        list(Table.objects.order_by("pk").values()),
     )
 
 
@@ -316,8 +325,9 @@ def make_event(
 
 
 def run_tasks() -> None:
-    """Run every queued task to its end, as ``manage.py db_worker`` does beside the servers (a
-    test that runs it is ``django_db(transaction=True)``: the worker commits as it goes)."""
+    """Run every queued task to its end, as ``manage.py task_worker``'s worker does beside the
+    servers (a test that runs it is ``django_db(transaction=True)``: the worker commits as it
+    goes)."""
     call_command("db_worker", batch=True, reload=False, startup_delay=False, verbosity=0)
 
 
@@ -568,6 +578,7 @@ def exported(queryset=None, secrets=True) -> str:
 def wipe() -> None:
     """Every club night, league, player and series gone (and with them what hangs on them)."""
     Event.objects.all().delete()  # first: its tables keep their series
+    Table.objects.all().delete()
     Series.objects.all().delete()
     Player.objects.all().delete()
     League.objects.all().delete()
@@ -617,3 +628,79 @@ def endpoints() -> list[Endpoint]:
 
     walk(get_resolver(), ())
     return found
+
+
+# --- The authorization matrix: who may change what --------------------------------------------
+
+WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
+MANAGE = {"owner"}
+SCORE = {"owner", "scorer"}
+LOGIN = "login"
+OK = "ok"
+
+
+def no_data(ctx) -> dict:
+    return {}
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    url: Callable[[dict], str]
+    data: Callable[[dict], dict]
+    allowed: frozenset[str]
+    anonymous: str  # LOGIN (redirect to log in) or "404"
+    refused_member: int = 403  # what a member whose role is too small gets
+    prepare: Callable[[dict], None] | None = None  # before the request (and the snapshot)
+
+
+def league_url(rest):
+    return lambda ctx: f"/leagues/{ctx['league'].pk}/{rest}"
+
+
+def series_url(rest):
+    return lambda ctx: f"/series/{ctx['series'].pk}/{rest}"
+
+
+def expected(action: Action, who: str) -> str:
+    if who in action.allowed:
+        return OK
+    if who == "anonymous":
+        return action.anonymous
+    if who == "outsider":
+        return "404"
+    return str(action.refused_member)
+
+
+def each_answered_as_allowed(ctx: dict, action: Action) -> None:
+    """Every kind of visitor asks for ``action``, each on the world as it was made: one world a
+    test, each visitor's request in a savepoint rolled back after it (a world a visitor costs
+    a tenth of a second, and the matrices ask hundreds of times)."""
+    for who in WHO:
+        try:
+            with transaction.atomic():
+                answers_as_allowed(ctx, action, who)
+                transaction.set_rollback(True)
+        except AssertionError as failed:
+            raise AssertionError(f"{action.name}, asked by {who}: {failed}") from failed
+
+
+def answers_as_allowed(ctx: dict, action: Action, who: str) -> None:
+    """``who`` asks for ``action``: what is allowed changes something, what is refused nothing
+    (404, 403 or a log-in as ``expected`` says)."""
+    client = logged_in(ctx[who])
+    if action.prepare:
+        action.prepare(ctx)
+    before = league_snapshot(ctx["league"])
+    response = client.post(action.url(ctx), action.data(ctx))
+    want = expected(action, who)
+    if want == OK:
+        assert response.status_code in (200, 302), response.content[:300]
+        assert league_snapshot(ctx["league"]) != before, "an allowed action changed nothing"
+        return
+    if want == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/")
+    else:
+        assert response.status_code == int(want)
+    assert league_snapshot(ctx["league"]) == before

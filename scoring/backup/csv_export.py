@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 from scoring import rules
 from scoring.backup.json_export import BATCH, when
-from scoring.models import Deal, Seat, Series
-from scoring.modes import Mode
-from scoring.rulesets import rules_label
+from scoring.core.modes import Mode
+from scoring.core.rulesets import rules_label
+from scoring.models import Deal, Ending, Seat, Series
 from scoring.table.scoreboard import build
 
 #: The first character of a CSV download: spreadsheets then read it as UTF-8 (Cyrillic names).
@@ -112,6 +112,7 @@ HISTORY_VALUES = (
     "finished",
     "goat_sides",
     "winner_side",
+    "ending",
 )
 
 
@@ -144,6 +145,7 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
             _("Finished"),
             _("Goat"),
             _("Winner"),
+            _("How it ended"),
         ]
         modes = {mode.value: mode.label for mode in Mode}
         for page in _newest_first(series):
@@ -157,7 +159,7 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
                 sides[side].append(name)
             for row in page:
                 pk, created, ended, league, mode, ruleset, totals = row[:7]
-                deal_count, eggs, finished, goat_sides, winner_side = row[7:]
+                deal_count, eggs, finished, goat_sides, winner_side, ending = row[7:]
                 sides = seated.get(pk) or [[] for _side in range(rules.MAX_SIDES)]
                 names = [" & ".join(side) for side in sides]
                 yield [
@@ -174,6 +176,7 @@ def history_csv(series: QuerySet[Series]) -> Iterator[str]:
                     "yes" if finished else "no",
                     " & ".join(names[side] for side in goat_sides),
                     names[winner_side] if winner_side is not None else "",
+                    Ending(ending).label if ending else "",
                 ]
 
     count = -1  # the header is no series

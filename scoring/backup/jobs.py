@@ -3,12 +3,12 @@
 A whole league's JSON is tens of megabytes: written by the request, it held a web worker for
 seconds and was cut off at the worker's timeout. So a request only asks: what it may see is
 written down (``history_scope``), an ``Export`` row made and a task queued (django-tasks'
-database backend, run by ``manage.py db_worker``). The task writes the whole document, gzipped,
-aside and only then into the exports storage, so a file there is always whole; it goes ``KEEP``
-after. One export at a time per person, and ``PER_ADDRESS`` per network without an account
-(which can make a new session at will). A league is written whole (with its club nights and
-change log) only for its owners: they can move or restore it, and the change log names
-members' accounts.
+database backend, run by ``manage.py task_worker``: ``scoring.backup.worker``). The task
+writes the whole document, gzipped, aside and only then into the exports storage, so a file
+there is always whole; it goes ``KEEP`` after. One export at a time per person, and
+``PER_ADDRESS`` per network without an account (which can make a new session at will). A
+league is written whole (with its club nights and change log) only for its owners: they can
+move or restore it, and the change log names members' accounts.
 """
 
 from __future__ import annotations
@@ -25,26 +25,29 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.files import File
 from django.core.management import call_command
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django_tasks import task
+from django_tasks import TaskContext, task
 
-from scoring import privacy
+from scoring.accounts import privacy
 from scoring.backup.csv_export import BOM, history_csv
 from scoring.backup.json_export import export_json
-from scoring.clients import client_network
+from scoring.backup.worker import stale_workers, worker_alive
 from scoring.history.forms import HistoryFilterForm
 from scoring.history.selectors import history_filter
 from scoring.models import Export, League, Membership, Role, Series, exports_storage
 from scoring.table.selectors import visible_series
+from scoring.web.clients import client_network
+from scoring.web.sessions import visitor_of
 
 #: How long a finished export stays to be downloaded.
 KEEP = timedelta(hours=1)
-#: An export neither done nor failed after this long was lost (its worker was killed): it no
-#: longer counts against its owner's limit, and its page says to ask again.
+#: An export neither done nor failed after this long was lost (its worker was killed unseen):
+#: it no longer counts against its owner's limit, and its page says to ask again. One whose
+#: worker is known dead (``worker.stale_workers``) is lost at once.
 LOST = timedelta(minutes=30)
 #: Exports waiting or being made at once from one network, for requests without an account.
 PER_ADDRESS = 3
@@ -74,10 +77,14 @@ def _user(request: HttpRequest) -> User | None:
     return user if isinstance(user, User) else None
 
 
+def _lost() -> Q:
+    """Exports neither done nor failed that will never be: their worker died."""
+    dead = Q(started_at__isnull=False, worker__in=stale_workers().values("worker"))
+    return Q(finished_at__isnull=True) & (Q(created_at__lte=timezone.now() - LOST) | dead)
+
+
 def _unfinished() -> QuerySet[Export]:
-    return Export.objects.filter(
-        finished_at__isnull=True, created_at__gt=timezone.now() - LOST
-    ).order_by("created_at")
+    return Export.objects.filter(finished_at__isnull=True).exclude(_lost()).order_by("created_at")
 
 
 def exports_held(request: HttpRequest) -> QuerySet[Export]:
@@ -89,23 +96,31 @@ def exports_held(request: HttpRequest) -> QuerySet[Export]:
     return Export.objects.filter(condition)
 
 
+def _still_made(current: Export | None) -> ExportRefused:
+    return ExportRefused(
+        _("A download you asked for is still being made: wait for it, then ask again."),
+        current=current,
+    )
+
+
+def _network_busy() -> ExportRefused:
+    return ExportRefused(
+        _(
+            "Several downloads asked for from your network are being made. "
+            "Try again in a few minutes, or log in."
+        )
+    )
+
+
 def export_refusal(request: HttpRequest) -> ExportRefused | None:
     """Why this request may not ask for an export now, or None when it may."""
     current = _unfinished().filter(pk__in=exports_held(request).values("pk")).first()
     if current is not None:
-        return ExportRefused(
-            _("A download you asked for is still being made: wait for it, then ask again."),
-            current=current,
-        )
+        return _still_made(current)
     if _user(request) is None:
         nearby = _unfinished().filter(user__isnull=True, address=_digest(client_network(request)))
         if nearby.count() >= PER_ADDRESS:
-            return ExportRefused(
-                _(
-                    "Several downloads asked for from your network are being made. "
-                    "Try again in a few minutes, or log in."
-                )
-            )
+            return _network_busy()
     return None
 
 
@@ -127,7 +142,9 @@ def history_scope(request: HttpRequest, filters: dict[str, Any]) -> dict[str, An
     return {
         "leagues": leagues,
         "series": sorted(
-            visible_series(request).exclude(league_id__in=leagues).values_list("pk", flat=True)
+            visible_series(visitor_of(request))
+            .exclude(league_id__in=leagues)
+            .values_list("pk", flat=True)
         ),
         "owned": sorted(owned_leagues(request).values_list("pk", flat=True)),
         "filters": {
@@ -152,15 +169,36 @@ def scope_series(scope: dict[str, Any]) -> QuerySet[Series]:
 @transaction.atomic
 def export_request(*, kind: str, user: User | None, address: str, scope: dict[str, Any]) -> Export:
     """A new export of ``kind``, queued for the task worker (row and task in one transaction:
-    the worker never finds a task without its export)."""
-    export = Export.objects.create(
-        kind=kind,
-        user=user,
-        address="" if user is not None else _digest(address),
-        scope=scope,
-    )
+    the worker never finds a task without its export). The database keeps the limits (one
+    unfinished export per account, ``PER_ADDRESS`` per network without one), so that asks
+    racing each other past ``export_refusal`` make one export, the others ``ExportRefused``."""
+    now = timezone.now()
+    # Lost with their worker, they hold no place any more (their page already says so).
+    Export.objects.filter(_lost()).update(failed=True, finished_at=now)
+    if user is None:
+        export = _in_a_free_slot(kind=kind, address=_digest(address), scope=scope)
+    else:
+        try:
+            with transaction.atomic():
+                export = Export.objects.create(kind=kind, user=user, scope=scope)
+        except IntegrityError:  # another ask took the place at the same moment
+            raise _still_made(_unfinished().filter(user=user).first()) from None
     export_make.enqueue(str(export.pk))
     return export
+
+
+def _in_a_free_slot(*, kind: str, address: str, scope: dict[str, Any]) -> Export:
+    """A network's new export in the first of its ``PER_ADDRESS`` places that is free. Asks
+    racing each other see the same free places: one that loses a place to another tries the
+    next, so a burst makes as many exports as the network may hold, never more."""
+    taken = _unfinished().filter(user__isnull=True, address=address).values_list("slot")
+    for slot in sorted(set(range(PER_ADDRESS)) - {held for (held,) in taken}):
+        try:
+            with transaction.atomic():
+                return Export.objects.create(kind=kind, address=address, scope=scope, slot=slot)
+        except IntegrityError:  # another ask took this place at the same moment
+            continue
+    raise _network_busy()
 
 
 def export_ask(request: HttpRequest, *, kind: str, scope: dict[str, Any]) -> Export:
@@ -181,6 +219,7 @@ class ExportState:
     export: Export
     state: str  # WAITING, RUNNING, DONE or FAILED
     ahead: int = 0  # exports queued before it, while it waits
+    no_worker: bool = False  # no task worker is alive to make it, while it waits
     kept_until: datetime | None = None  # when a finished file goes
 
     @property
@@ -193,12 +232,12 @@ def export_state(export: Export) -> ExportState:
         return ExportState(export, FAILED)
     if export.finished_at is not None:
         return ExportState(export, DONE, kept_until=export.finished_at + KEEP)
-    if export.created_at <= timezone.now() - LOST:
+    if Export.objects.filter(_lost(), pk=export.pk).exists():
         return ExportState(export, FAILED)
     if export.started_at is not None:
         return ExportState(export, RUNNING)
     ahead = _unfinished().filter(started_at__isnull=True, created_at__lt=export.created_at)
-    return ExportState(export, WAITING, ahead=ahead.count())
+    return ExportState(export, WAITING, ahead=ahead.count(), no_worker=not worker_alive())
 
 
 def download_name(export: Export) -> str:
@@ -231,14 +270,15 @@ def _pieces(export: Export) -> Iterable[str]:
     yield from export_json(series, secrets=False, whole=owned)
 
 
-@task()
-def export_make(export_id: str) -> int:
+@task(takes_context=True)
+def export_make(context: TaskContext, export_id: str) -> int:
     """The task: write the export's whole document, then put it where it is downloaded from.
-    Returns its size in bytes (0 when the export is gone)."""
+    Returns its size in bytes (0 when the export is gone, or was given up as lost)."""
     export = Export.objects.filter(pk=export_id).select_related("user").first()
     if export is None:
         return 0
-    Export.objects.filter(pk=export.pk).update(started_at=timezone.now())
+    worker = context.task_result.worker_ids[-1]
+    Export.objects.filter(pk=export.pk).update(started_at=timezone.now(), worker=worker)
     try:
         with (
             translation.override(export.scope.get("language")),
@@ -257,10 +297,10 @@ def export_make(export_id: str) -> int:
     except BaseException:
         Export.objects.filter(pk=export.pk).update(failed=True, finished_at=timezone.now())
         raise
-    done = Export.objects.filter(pk=export.pk).update(
+    done = Export.objects.filter(pk=export.pk, finished_at__isnull=True).update(
         file=name, size=size, finished_at=timezone.now()
     )
-    if not done:  # pruned as lost while it was being made: nobody can have it
+    if not done:  # given up as lost, or pruned, while it was being made: nobody can have it
         exports_storage().delete(name)
     exports_prune.using(run_after=timezone.now() + KEEP).enqueue()
     return size

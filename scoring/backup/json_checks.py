@@ -15,8 +15,8 @@ from typing import Any, Literal, overload
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.days import FIRST_YEAR, LAST_YEAR
-from scoring.models import is_token
+from scoring.lib.days import FIRST_YEAR, LAST_YEAR
+from scoring.models import MAX_NAME, TV_CODE_ALPHABET, TV_CODE_LENGTH, is_token
 
 MAX_INTEGER = 2_147_483_647  # the largest value every database stores in an integer column
 MAX_SMALL = 32_767  # ... and in a small integer column
@@ -189,6 +189,33 @@ def snapshot(value: Any, check: Check, key: str) -> dict | None:
     )
     if not ok:
         raise check.refuse(_("%(key)s is not a deal's points and tricks.") % {"key": key})
+    return value
+
+
+def tv_code(check: Check) -> str | None:
+    """A club night's big-screen code (``Event.tv_code``), or nothing."""
+    value = check.data.get("tv_code")
+    if value is not None and (
+        not isinstance(value, str)
+        or len(value) != TV_CODE_LENGTH
+        or any(c not in TV_CODE_ALPHABET for c in value)
+    ):
+        raise check.refuse(
+            _("tv_code is not a big screen's code: %(count)s letters and digits.")
+            % {"count": TV_CODE_LENGTH}
+        )
+    return value
+
+
+def seat_snapshot(value: Any, check: Check, key: str) -> dict:
+    """A club night's substitute's event (``DealEvent.Action.SUBSTITUTE``): the seat's position,
+    its player's id and name, as the change log keeps them."""
+    if not isinstance(value, dict) or set(value) != {"position", "player", "name"}:
+        raise check.refuse(_("%(key)s is not a seat's player.") % {"key": key})
+    seat = Check(value, f"{check.where}, {key}")
+    seat.integer("position", high=3)
+    seat.integer("player", low=1)
+    seat.text("name", longest=MAX_NAME)
     return value
 
 

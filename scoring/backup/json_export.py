@@ -38,10 +38,13 @@ from scoring.models import (
 from scoring.table.derived import SERIES_FIELDS
 
 FORMAT = "kozel-scores"
-#: Version 3 adds club nights, change logs and ``archived_at`` (a site that reads only up to 2
-#: refuses it rather than restore a league without them); version 2 ends with
-#: ``"complete": true`` (``COMPLETE``); version 1 had no closing marker.
-VERSION = 3
+#: Version 4 adds how a series was closed (``closes_at``, ``closed_at``) and its ``ending`` among
+#: the derived values (a club night's table closed at its limit or by the organiser has a result);
+#: its tables no longer say "adjudicated" (the series says how it ended). Version 3 added club
+#: nights, change logs and ``archived_at`` (a site that reads only up to 2 refuses it rather than
+#: restore a league without them); version 2 ends with ``"complete": true`` (``COMPLETE``);
+#: version 1 had no closing marker.
+VERSION = 4
 #: The key of the closing marker, the document's last: only a document read to its end has it.
 COMPLETE = "complete"
 BATCH = 200  # series (club nights, changes) per round of queries when exporting
@@ -105,8 +108,12 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "rematch_of_id",
             "version",
             "deal_limit",
-            "score_token",
-            "watch_token",
+            "closes_at",
+            "closed_at",
+            "table__score_token",
+            "table__watch_token",
+            "table__series_id",
+            "table__event_id",
             *SERIES_FIELDS,
         )
     )
@@ -150,7 +157,10 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
     )
     for row in series_rows:
         pk, league, mode, ruleset, dealer, created, updated, finished, by, rematch = row[:10]
-        version, deal_limit, score_token, watch_token = row[10:14]
+        version, deal_limit, closes_at, closed_at, score_token, watch_token = row[10:16]
+        # A kitchen table's links, with the game it plays now (its earlier games are seated
+        # at it again on the way back in, by their rematches: ``services.tables_for``).
+        links = row[16] == pk and row[17] is None
         data: dict[str, Any] = {
             "id": pk,
             "league": league,
@@ -164,7 +174,9 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "rematch_of": rematch,
             "version": version,
             "deal_limit": deal_limit,
-            "derived": dict(zip(SERIES_FIELDS, row[14:], strict=True)),
+            "closes_at": when(closes_at),
+            "closed_at": when(closed_at),
+            "derived": dict(zip(SERIES_FIELDS, row[18:], strict=True)),
             "seats": [
                 {
                     "position": position,
@@ -201,7 +213,7 @@ def series_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
                 for number, action, before, after, actor, via, at, key in events.get(pk, ())
             ],
         }
-        if secrets:
+        if secrets and links:
             data["score_token"], data["watch_token"] = score_token, watch_token
         yield data
 
@@ -230,6 +242,8 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "created_at",
             "version",
             "share_token",
+            "seating",
+            "tv_code",
         )
     )
     rounds = _by_series(
@@ -240,11 +254,11 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
     tables = _by_series(
         EventTable.objects.filter(round__event_id__in=ids)
         .order_by("round_id", "number")
-        .values_list("round_id", "number", "series_id", "adjudicated", "adjudicated_winner")
+        .values_list("round_id", "number", "series_id")
     )
     for row in rows:
         pk, league, name, ruleset, count, length, value, three, tie_break, seed = row[:10]
-        present, plan, created_by, created_at, version, share_token = row[10:]
+        present, plan, created_by, created_at, version, share_token, seating, tv_code = row[10:]
         data: dict[str, Any] = {
             "id": pk,
             "league": league,
@@ -261,6 +275,7 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
             "created_by": created_by,
             "created_at": when(created_at),
             "version": version,
+            "seating": seating,
             "played_rounds": [
                 {
                     "number": number,
@@ -268,20 +283,15 @@ def event_data(ids: list[int], *, secrets: bool) -> Iterator[dict[str, Any]]:
                     "started_at": when(started_at),
                     "finished_at": when(finished_at),
                     "tables": [
-                        {
-                            "number": table,
-                            "series": series,
-                            "adjudicated": adjudicated,
-                            "adjudicated_winner": winner,
-                        }
-                        for table, series, adjudicated, winner in tables.get(round_pk, ())
+                        {"number": table, "series": series}
+                        for table, series in tables.get(round_pk, ())
                     ],
                 }
                 for round_pk, number, out, started_at, finished_at in rounds.get(pk, ())
             ],
         }
         if secrets:
-            data["share_token"] = share_token
+            data["share_token"], data["tv_code"] = share_token, tv_code
         yield data
 
 

@@ -16,8 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.color import no_style
-from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -27,14 +26,18 @@ from scoring.backup.json_checks import (
     ImportRefused,
     chunks,
     entry_key,
+    seat_snapshot,
     snapshot,
     storable,
 )
 from scoring.backup.json_export import COMPLETE, FORMAT, SEAT_DERIVED, VERSION
 from scoring.backup.json_league_items import LeagueItems
+from scoring.core.modes import SHAPES
+from scoring.core.names import league_keys
+from scoring.lib import database
+from scoring.lib.ids import MAX_ID
 from scoring.models import (
     MAX_DEALS,
-    MAX_ID,
     MAX_LEAGUE_NAME,
     MAX_NAME,
     Deal,
@@ -48,21 +51,24 @@ from scoring.models import (
     Role,
     Seat,
     Series,
-    new_token,
+    Table,
 )
-from scoring.modes import SHAPES
-from scoring.names import league_keys
-from scoring.running_totals import totals_fold
+from scoring.standings.running_totals import totals_fold
+from scoring.table import life
 from scoring.table.derived import Derived, derived_values, kept_timestamps
 from scoring.table.forms import engine_message
 from scoring.table.replays import engine_deal, row_values
+from scoring.table.services import tables_for
 
-#: The document versions this site restores: 1 (no closing mark), 2 (``COMPLETE``) and 3 (club
-#: nights, league changes, ``archived_at``; absent from older documents, so none are restored).
-READS = (1, 2, VERSION)
+#: The document versions this site restores: 1 (no closing mark), 2 (``COMPLETE``), 3 (club
+#: nights, league changes, ``archived_at``; absent from older documents, so none are restored)
+#: and 4 (how a series was closed: before it, a club night's table closed by its round's end is
+#: told by its "adjudicated" table, at the round's end, and one closed at its deal limit by its
+#: deals, at its last).
+READS = (1, 2, 3, VERSION)
 #: Every link's token, by model: one token opens one page.
-TOKENS: dict[type[Series | League | Event], tuple[str, ...]] = {
-    Series: ("score_token", "watch_token"),
+TOKENS: dict[type[Table | League | Event], tuple[str, ...]] = {
+    Table: ("score_token", "watch_token"),
     League: ("invite_token", "share_token"),
     Event: ("share_token",),
 }
@@ -90,6 +96,63 @@ class _SeriesRows:
     seats: list[Seat]
     deals: list[tuple[Deal, str | None]]
     events: list[tuple[DealEvent, str | None]]
+    state: rules.SeriesState
+    links: tuple[str | None, str | None] | None = None  # its table's score and watch tokens
+
+    def close(self, at: datetime) -> None:
+        """Closed at ``at`` (a document before version 4 did not say): its ending, its result
+        and its seats' figures as the site would have stored them then."""
+        series = self.series
+        series.closed_at = at
+        derived = derived_values(self.state, _ending(series, self.state, self.deals, self.events))
+        for name, value in derived.series.items():
+            setattr(series, name, value)
+        if series.finished_at is None:
+            series.finished_at = at
+        for seat in self.seats:
+            for name, value in derived.seat(seat.side).items():
+                setattr(seat, name, value)
+
+
+def _ending(
+    series: Series,
+    state: rules.SeriesState,
+    deals: list[tuple[Deal, str | None]],
+    events: list[tuple[DealEvent, str | None]],
+) -> str:
+    """How the series ended, as ``services.series_refresh`` says it: its time by the table's last
+    deal, not by one the organiser added after the close."""
+    added = _added_after_close(events)
+    table = [deal.created_at for deal, _by in deals if deal.number not in added]
+    return life.ending_of(series, state, last_deal_at=table[-1] if table else None)
+
+
+def _within_limit(series: Series, count: int, events: list[tuple[DealEvent, str | None]]) -> bool:
+    """Whether a series holding ``count`` deals keeps to its round's deal limit: a closed series
+    holds more only as an organiser's corrections (``life.deal_refusal``: deals missing from its
+    round, added after it closed), each on the record as one."""
+    limit = series.deal_limit
+    if limit is None or count <= limit:
+        return True
+    added = _added_after_close(events)
+    return series.closed_at is not None and added >= set(range(limit + 1, count + 1))
+
+
+def _added_after_close(events: list[tuple[DealEvent, str | None]]) -> set[int]:
+    """The deals an organiser added to the series after it closed: their ``recorded`` events
+    say so (``life.CORRECTION``)."""
+    return {
+        event.number
+        for event, _actor in events
+        if event.action == DealEvent.Action.RECORDED and event.via == life.CORRECTION
+    }
+
+
+def _before_endings(derived: Derived) -> Derived:
+    """The derived values as a document before version 4 held them: no "ending" (and a closed
+    series as never closed: ``derived`` is made so)."""
+    series = {name: value for name, value in derived.series.items() if name != "ending"}
+    return Derived(series=series, sides=derived.sides)
 
 
 class Importer:
@@ -190,6 +253,11 @@ class Importer:
         # Changes before club nights: a player a merge removed is still named by the nights
         # they played (and by the changes before the merge).
         self.items.read(changes=self.section("changes"), events=self.section("events"))
+        # Before version 4, a table the round's end closed said so itself ("adjudicated").
+        by_pk = {item.series.pk: item for item in self.series}
+        for pk, at in self.items.closed_by_rounds.items():
+            if by_pk[pk].series.closed_at is None:
+                by_pk[pk].close(at)
 
     def section(self, key: str) -> list:
         """A list of the document's that version 3 brought: absent from older documents."""
@@ -269,14 +337,16 @@ class Importer:
             updated_at=check.when("updated_at"),
             finished_at=check.when("finished_at", null=True),
             version=check.integer("version"),
-            # A club night's "N deals" table (absent from files before format 3).
+            # A club night's "N deals" table (absent from files before format 3), its time and
+            # when it was closed (before format 4: see ``_SeriesRows.close``).
             deal_limit=check.integer("deal_limit", low=1, high=MAX_DEALS, null=True),
-            score_token=new_token(),
-            watch_token=new_token(),
+            closes_at=check.when("closes_at", null=True) if check.has("closes_at") else None,
+            closed_at=check.when("closed_at", null=True) if check.has("closed_at") else None,
         )
-        if self.secrets:
-            series.score_token = self.token(check, "score_token")
-            series.watch_token = self.token(check, "watch_token")
+        # The links of the table that plays it now (a document with secrets; else new ones).
+        links = None
+        if self.secrets and (check.has("score_token") or check.has("watch_token")):
+            links = (self.token(check, "score_token"), self.token(check, "watch_token"))
         rematch_of = check.integer("rematch_of", low=1, high=MAX_ID, null=True)
         created_by = self.user(check, "created_by")
 
@@ -286,21 +356,32 @@ class Importer:
             raise check.refuse(_("the seats do not match the game."))
         running = rules.Series(shape.sides, rules=ruleset)
         deals = self.read_deals(check, pk, running)
-        if series.deal_limit is not None and len(deals) > series.deal_limit:
+        events = self.read_events(check, pk)
+        if not _within_limit(series, len(deals), events):
             raise check.refuse(_("it holds more deals than its round allows."))
-        derived = derived_values(running.state)
-        if check.data.get("derived") != derived.series:
+        state = running.state
+        limit = series.deal_limit
+        if self.version < 4 and not state.finished and limit and len(deals) >= limit:
+            series.closed_at = series.closed_at or deals[-1][0].created_at  # by its last deal
+        derived = derived_values(state, _ending(series, state, deals, events))
+        # What the document holds: before version 4 a closed series had no result stored.
+        stated = derived if self.version >= 4 else _before_endings(derived_values(state))
+        if check.data.get("derived") != stated.series:
             raise check.refuse(_("the stored totals, goat or winner do not match its deals."))
         for name, value in derived.series.items():
             setattr(series, name, value)
+        if series.finished and series.finished_at is None:
+            series.finished_at = series.closed_at
         self.series_seats[pk] = (league, shape.seats)
         return _SeriesRows(
             series=series,
             rematch_of=rematch_of,
             created_by=created_by,
-            seats=self.read_seats(check, seats_raw, series, derived),
+            seats=self.read_seats(check, seats_raw, series, stated, derived),
             deals=deals,
-            events=self.read_events(check, pk),
+            events=events,
+            state=state,
+            links=links,
         )
 
     def read_deals(
@@ -348,9 +429,10 @@ class Importer:
         return deals
 
     def read_seats(
-        self, check: Check, seats_raw: list, series: Series, derived: Derived
+        self, check: Check, seats_raw: list, series: Series, stated: Derived, derived: Derived
     ) -> list[Seat]:
-        """The series' seats, with the deal figures the replay gives (``derived``)."""
+        """The series' seats, with the deal figures the replay gives (``derived``); the document
+        holds ``stated`` (the same, but before version 4)."""
         shape = series.shape
         seats = []
         seen_players = set()
@@ -371,7 +453,7 @@ class Importer:
             if side != shape.seat_sides[position]:
                 raise check.refuse(_("a seat plays for the wrong side."))
             values = derived.seat(side)
-            if any(item.get(key) != values[key] for key in SEAT_DERIVED):
+            if any(item.get(key) != stated.seat(side)[key] for key in SEAT_DERIVED):
                 raise check.refuse(_("a seat's total, goat or winner does not match the deals."))
             seats.append(
                 Seat(series_id=series.pk, player_id=player, position=position, side=side, **values)
@@ -385,14 +467,16 @@ class Importer:
             action = item.get("action")
             if action not in DealEvent.Action.values:
                 raise check.refuse(_("an event's action is not recorded, edited or removed."))
+            # A club night's substitute keeps the seat's players; every other event a deal.
+            read = seat_snapshot if action == DealEvent.Action.SUBSTITUTE else snapshot
             events.append(
                 (
                     DealEvent(
                         series_id=pk,
                         number=inner.integer("number", low=1),
                         action=action,
-                        before=snapshot(item.get("before"), inner, "before"),
-                        after=snapshot(item.get("after"), inner, "after"),
+                        before=read(item.get("before"), inner, "before"),
+                        after=read(item.get("after"), inner, "after"),
                         via=inner.text("via", longest=20, empty=True),
                         created_at=inner.when("created_at"),
                         entry_key=entry_key(item.get("entry_key"), inner),
@@ -489,6 +573,11 @@ class Importer:
                 item.series.rematch_of_id = item.rematch_of
                 linked.append(item.series)
         Series.objects.bulk_update(linked, ["rematch_of"], batch_size=500)
+        tables_for(
+            series_rows,
+            club=self.items.club_tables(),
+            links={item.series.pk: item.links for item in self.series if item.links is not None},
+        )
         _reset_sequences(players_above=max(self.items.merged_away, default=0))
         return ImportSummary(
             leagues=len(self.leagues),
@@ -514,30 +603,10 @@ def _reset_sequences(*, players_above: int = 0) -> None:
     nor the id of a player a merge removed, ``players_above`` at most: club nights and changes
     still name them, and an undo of the merge brings the player back under that id, as it would
     have in the database the backup came from (whose sequence had passed it)."""
-    statements = connection.ops.sequence_reset_sql(
-        no_style(), [League, Player, Series, Event, LeagueEvent]
-    )
-    with connection.cursor() as cursor:
-        for sql in statements:
-            cursor.execute(sql)
-        highest = Player.objects.aggregate(highest=Max("pk"))["highest"] or 0
-        if players_above <= highest:
-            return
-        table = Player._meta.db_table
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT setval(pg_get_serial_sequence(%s, %s), %s)",
-                [connection.ops.quote_name(table), Player._meta.pk.column, players_above],
-            )
-        elif connection.vendor == "sqlite":  # AUTOINCREMENT: sqlite_sequence holds the highest
-            cursor.execute(
-                "UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [players_above, table]
-            )
-            if not cursor.rowcount:
-                cursor.execute(
-                    "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)",
-                    [table, players_above],
-                )
+    database.sequences_reset([League, Player, Series, Event, LeagueEvent])
+    highest = Player.objects.aggregate(highest=Max("pk"))["highest"] or 0
+    if players_above > highest:
+        database.sequence_past(Player, players_above)
 
 
 def history_import(document: Any) -> ImportSummary:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.backup.json_checks import MAX_KEY, MAX_SMALL, Check, chunks
+from scoring.backup.json_checks import MAX_KEY, MAX_SMALL, Check, chunks, tv_code
 from scoring.events.services import MAX_ROUNDS
+from scoring.lib.ids import MAX_ID
 from scoring.models import (
-    MAX_ID,
     MAX_LEAGUE_NAME,
     MAX_NAME,
     Event,
@@ -23,8 +24,20 @@ from scoring.models import (
     Seat,
 )
 
-if TYPE_CHECKING:
-    from scoring.backup.json_import import Importer
+
+class Document(Protocol):
+    """What the club nights and changes read of the document around them (``json_import``'s
+    ``Importer``, which reads its leagues, players and series first)."""
+
+    version: int
+    secrets: bool
+    league_ids: set[int]
+    player_leagues: dict[int, int | None]
+    series_seats: dict[int, tuple[int | None, int]]
+
+    def user(self, check: Check, key: str) -> str | None: ...
+
+    def token(self, check: Check, key: str) -> str | None: ...
 
 
 @dataclass
@@ -51,7 +64,7 @@ class ChangeRows:
 class LeagueItems:
     """The club nights and league changes of one document (``Importer.items``)."""
 
-    def __init__(self, document: Importer) -> None:
+    def __init__(self, document: Document) -> None:
         self.document = document
         self.changes: list[ChangeRows] = []
         self.change_ids: set[int] = set()
@@ -60,6 +73,8 @@ class LeagueItems:
         self.events: list[EventRows] = []
         self.event_ids: set[int] = set()
         self.table_series: set[int] = set()
+        #: Before version 4: the series of tables a round's end scored, and when it ended.
+        self.closed_by_rounds: dict[int, datetime] = {}
 
     def read(self, *, changes: list, events: list) -> None:
         for raw in changes:
@@ -256,9 +271,12 @@ class LeagueItems:
             plan=plan,
             created_at=check.when("created_at"),
             version=check.integer("version"),
+            # Since the seating's number and the big screen's code (older files have neither).
+            seating=check.integer("seating", low=1) if check.has("seating") else 1,
         )
         if self.document.secrets:
             event.share_token = self.document.token(check, "share_token")
+            event.tv_code = tv_code(check) if event.share_token else None
         played = []
         listed = check.items("played_rounds")
         if len(listed) > min(rounds, len(plan)):
@@ -277,12 +295,16 @@ class LeagueItems:
                 started_at=inner.when("started_at"),
                 finished_at=finished_at,
             )
-            played.append((row, self.read_tables(inner, item, league)))
+            played.append((row, self.read_tables(inner, item, league, finished_at)))
         created_by = self.document.user(check, "created_by")
         self.events.append(EventRows(event=event, created_by=created_by, rounds=played))
 
-    def read_tables(self, check: Check, raw: dict, league: int) -> list[EventTable]:
-        """A round's tables, each a series of the league in the file, one table per series."""
+    def read_tables(
+        self, check: Check, raw: dict, league: int, finished_at: datetime | None
+    ) -> list[EventTable]:
+        """A round's tables, each a series of the league in the file, one table per series.
+        Before version 4 a table the round's end scored said so ("adjudicated"): its series was
+        closed then (``closed_by_rounds``)."""
         tables = []
         for number, item in enumerate(check.items("tables"), start=1):
             inner = Check(item, check.where)
@@ -294,18 +316,16 @@ class LeagueItems:
             if series in self.table_series:
                 raise check.refuse(_("a series is the table of two rounds."))
             self.table_series.add(series)
-            adjudicated = inner.boolean("adjudicated")
-            winner = inner.integer("adjudicated_winner", high=rules.MAX_SIDES - 1, null=True)
-            if winner is not None and not adjudicated:
-                raise check.refuse(_("a table that was not adjudicated has an adjudicated winner."))
-            tables.append(
-                EventTable(
-                    number=number,
-                    series_id=series,
-                    adjudicated=adjudicated,
-                    adjudicated_winner=winner,
-                )
-            )
+            if self.document.version < 4:
+                adjudicated = inner.boolean("adjudicated")
+                winner = inner.integer("adjudicated_winner", high=rules.MAX_SIDES - 1, null=True)
+                if winner is not None and not adjudicated:
+                    raise check.refuse(
+                        _("a table that was not adjudicated has an adjudicated winner.")
+                    )
+                if adjudicated and finished_at is not None:
+                    self.closed_by_rounds[series] = finished_at
+            tables.append(EventTable(number=number, series_id=series))
         return tables
 
     def write(self, user_id: Callable[[str | None], int | None]) -> None:
@@ -332,6 +352,15 @@ class LeagueItems:
                     table.round_id = rounds[item.event.pk, row.number]
                     tables.append(table)
         EventTable.objects.bulk_create(tables)
+
+    def club_tables(self) -> dict[int, tuple[int, int]]:
+        """Each club night's game of the document: its series id → its evening and table."""
+        return {
+            table.series_id: (item.event.pk, table.number)
+            for item in self.events
+            for _row, round_tables in item.rounds
+            for table in round_tables
+        }
 
     def write_changes(self, user_id: Callable[[str | None], int | None]) -> None:
         """The league changes, a merge's moved seats named by the ids the seats have now."""

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.db.models import Case, When
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.collation import sorted_by_name
+from scoring.core.rulesets import HouseRulesForm
+from scoring.events import tables
 from scoring.events.services import MAX_ROUNDS
-from scoring.ids import RowsField
-from scoring.models import MAX_LEAGUE_NAME, MAX_NAME, Event, League, Player
-from scoring.rulesets import HouseRulesForm
+from scoring.lib.collation import sorted_by_name
+from scoring.lib.ids import RowsField
+from scoring.models import (
+    MAX_LEAGUE_NAME,
+    MAX_NAME,
+    TV_CODE_ALPHABET,
+    TV_CODE_LENGTH,
+    Event,
+    League,
+    Player,
+)
 
 
 class _PresentMixin(forms.Form):
@@ -69,7 +80,7 @@ class EventForm(_PresentMixin, HouseRulesForm):
         required=False,
     )
     tie_break = forms.ChoiceField(
-        label=_("Tie-break after series won and goats"),
+        label=_("Tie-break after the share of series won and goats"),
         choices=Event.TieBreak.choices,
         initial=Event.TieBreak.DIFFERENCE,
     )
@@ -104,25 +115,168 @@ class EventForm(_PresentMixin, HouseRulesForm):
         }
 
 
+def _nobody(name: str) -> str:
+    return gettext("Nobody: the game still counts for %(name)s") % {"name": name}
+
+
+@dataclass(frozen=True)
+class SeatQuestion:
+    """Who takes the seat a player leaves in a game still being played: the select's name, its
+    label, its options (value, words) and the value chosen."""
+
+    name: str
+    label: str
+    options: list[tuple[str, str]]
+    chosen: str
+
+
 class PresentForm(_PresentMixin):
-    pass
+    """Who is present now. While a round is in play, a player unticked who sits in a game still
+    being played leaves a seat: who takes it (``cleaned_data["substitutes"]``: the leaving
+    player's id and the substitute's, or a new name) is asked unless it is plain: one seat left
+    and one player arriving, or nobody free to take any."""
+
+    def __init__(
+        self, *args: Any, league: League, event: Event | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, league=league, **kwargs)
+        self.event = event
+        self.questions: list[SeatQuestion] = []
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        data["substitutes"] = {}
+        if self.event is None or "players" not in data or "new_players" not in data:
+            return data
+        seated = tables.seated_now(self.event)
+        ticked = {player.pk for player in data["players"]}
+        leavers = [seat for seat in seated.values() if seat.plays and seat.player_id not in ticked]
+        # Who may take a seat: who arrives (a new name, a player ticked now), then who was
+        # present and sits out this round.
+        free = [player for player in data["players"] if player.pk not in seated]
+        arrivals = [(f"name-{name}", name) for name in data["new_players"]]
+        arrivals += [(f"player-{p.pk}", p.name) for p in free if p.pk not in self.event.present]
+        candidates = arrivals + [
+            (f"player-{p.pk}", p.name) for p in free if p.pk in self.event.present
+        ]
+        if not leavers or not candidates:
+            return data  # no seat to give, or nobody to give it to: the games stay as they are
+        answers = {
+            seat.player_id: str(self.data[f"seat-{seat.player_id}"])
+            for seat in leavers
+            if f"seat-{seat.player_id}" in self.data
+        }
+        if not answers and len(leavers) == 1 and len(arrivals) == 1:
+            answers = {leavers[0].player_id: arrivals[0][0]}  # one leaves, one comes
+        self.questions = [
+            SeatQuestion(
+                name=f"seat-{seat.player_id}",
+                label=gettext(
+                    "Who takes the seat of %(name)s at table %(table)s, from deal %(deal)s on?"
+                )
+                % {"name": seat.name, "table": seat.table, "deal": seat.next_deal},
+                options=[("", _nobody(seat.name)), *candidates],
+                chosen=answers.get(seat.player_id, ""),
+            )
+            for seat in leavers
+        ]
+        if len(answers) < len(leavers):
+            raise forms.ValidationError(
+                gettext(
+                    "A round is in play: choose who takes the seat of each player who leaves a "
+                    "game still being played, then save again."
+                )
+            )
+        valid = dict(candidates)
+        chosen = [answer for answer in answers.values() if answer]
+        if any(answer not in valid for answer in chosen):
+            raise forms.ValidationError(gettext("Pick each substitute from the list."))
+        if len(set(chosen)) < len(chosen):
+            raise forms.ValidationError(gettext("A substitute takes one seat only."))
+        data["substitutes"] = {
+            leaving: int(answer.removeprefix("player-"))
+            if answer.startswith("player-")
+            else answer.removeprefix("name-")
+            for leaving, answer in answers.items()
+            if answer
+        }
+        return data
+
+
+def seat_key(event: Event, player: int) -> str:
+    """What "Find your seat" sends for a player: a key of this evening's alone, not the
+    player's row id (a global sequence number tells how many players the site holds)."""
+    return salted_hmac("scoring.events.seat", f"{event.pk}:{player}").hexdigest()[:12]
 
 
 class SeatForm(forms.Form):
-    """ "Find your seat": a player of the evening picks their name."""
+    """ "Find your seat": a player of the evening picks their name (``cleaned_data["player"]``
+    is their id)."""
 
-    player = forms.TypedChoiceField(
+    player = forms.ChoiceField(
         label=_("Your name"),
-        coerce=int,
         error_messages={
             "required": _("Pick your name from the list."),
             "invalid_choice": _("Pick your name from the list."),
         },
     )
 
-    def __init__(self, *args: Any, names: dict[int, str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, event: Event, names: dict[int, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._players = {seat_key(event, player): player for player in names}
         field = self.fields["player"]
+        assert isinstance(field, forms.ChoiceField)
+        choices = [(seat_key(event, player), name) for player, name in names.items()]
+        ordered: list[tuple[str, str]] = sorted_by_name(choices, lambda item: item[1])
+        field.choices = ordered
+
+    def clean_player(self) -> int:
+        return self._players[self.cleaned_data["player"]]
+
+
+class LinksForm(forms.Form):
+    """The organiser's change to the evening's links: renew or revoke one table's (or every
+    table's), or end every link of the evening."""
+
+    change = forms.ChoiceField(
+        choices=[("renew", "renew"), ("revoke", "revoke"), ("end", "end")],
+        error_messages={
+            "required": _("Choose what to do with the links."),
+            "invalid_choice": _("Choose what to do with the links."),
+        },
+    )
+    table = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        error_messages={"invalid_choice": _("There is no such table this evening.")},
+    )
+
+    def __init__(self, *args: Any, tables: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["table"]
         assert isinstance(field, forms.TypedChoiceField)
-        choices: list[tuple[int, str]] = sorted_by_name(names.items(), lambda item: item[1])
-        field.choices = choices
+        field.choices = [("", "")] + [(number, number) for number in range(1, tables + 1)]
+
+
+class TvCodeForm(forms.Form):
+    """The big screen's code, typed with a TV's remote: letters in either case, spaces and
+    dashes left out (``cleaned_data["code"]``: as ``Event.tv_code`` keeps it)."""
+
+    code = forms.CharField(
+        label=_("The evening's code"),
+        max_length=40,
+        error_messages={"required": _("Type the code the organiser's screen shows.")},
+    )
+
+    def clean_code(self) -> str:
+        code = "".join(self.cleaned_data["code"].split()).replace("-", "").upper()
+        if len(code) != TV_CODE_LENGTH or any(c not in TV_CODE_ALPHABET for c in code):
+            raise forms.ValidationError(
+                gettext(
+                    "A code is %(count)s letters and digits, as the organiser's screen shows it."
+                )
+                % {"count": TV_CODE_LENGTH}
+            )
+        return code

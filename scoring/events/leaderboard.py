@@ -2,9 +2,17 @@
 
 Read from the stored derived fields of the night's series and seats (never restating a rule)
 in a fixed number of queries, whatever else the league holds or the size of the evening; the
-longest egg chain replays only the series in which eggs fell. A series counts as played once
-it has a deal; a table the round cut short is won by its standing defeat points, read from the
-series' totals (so that an organiser's correction after the round counts).
+longest egg chain replays only the series in which eggs fell. A series counts once it has ended
+with at least one deal, with its result (``Series.winner_side``, however it ended:
+``table.life``): the same result the league's standings count. A round's results are
+provisional while the round is open, final after it.
+
+The order is fair to players who played fewer series (a late arrival, a round sat out): by the
+share of series won, each player counted as if they had also played ``RATE_PRIOR`` series at
+the evening's average (so one win of one is not ahead of five of six), then fewer goats a
+series, then the evening's tie-break a series. Places are counted among the players present;
+a player who left is listed after them, with what they played. A player present is listed from
+the moment they arrive, before their first game.
 """
 
 from __future__ import annotations
@@ -12,40 +20,51 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from typing import NamedTuple
 
 from django.db.models import Count, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scoring.collation import name_sort_key, sorted_by_name
-from scoring.events.services import standing_winner
-from scoring.events.tables import TableState, state_of
+from scoring import rules
+from scoring.lib.collation import name_sort_key, sorted_by_name
 from scoring.models import Deal, Event, EventRound, EventTable, Player, Seat, Series
+from scoring.table import life
 from scoring.table.replays import replay_rows
 from scoring.table.selectors import DEAL_FIELDS
 
 #: An award is shown from this value on: one egg or one goat is any evening, two in a row or
 #: two goats are a story.
 AWARD_FROM = 2
+#: The series at the evening's average that every player's share of series won is counted
+#: with: the fewer series a player has played, the closer their share stays to the average.
+RATE_PRIOR = 2
 
 
 @dataclass
 class Line:
     player_id: int
     name: str
-    played: int = 0
+    played: int = 0  # series ended with at least one deal: the ones that count
     won: int = 0
     goats: int = 0
     points_for: int = 0
     points_against: int = 0
     narrow_saves: int = 0
-    place: int = 0
+    place: int | None = None  # among the players present (None: left the evening)
     tie: int = 0  # what the evening's tie-break compares (``_tie_value``)
+    present: bool = True
+    rate: Fraction = Fraction(1, 2)  # the share of series won, as the order counts it
 
     @property
     def difference(self) -> int:
         return self.points_for - self.points_against
+
+    @property
+    def score(self) -> int:
+        """The share of series won that orders the board, in per cent."""
+        return round(self.rate * 100)
 
 
 class NamedSide(NamedTuple):
@@ -64,12 +83,17 @@ class TableResult:
     number: int
     sides: list[tuple[list[str], int]]  # names of a side, its defeat points
     series_id: int
-    finished: bool
-    adjudicated: bool
-    winner: int | None
+    finished: bool  # it has its result (``life``: its goat, or closed before it)
+    winner: int | None  # its result's winner (None: still played, or a tie)
     deal_count: int
-    state: TableState = TableState.WAITING
+    state: life.Phase = life.Phase.WAITING
     deal_limit: int | None = None
+    provisional: bool = False  # ended while its round is still open
+
+    @property
+    def cut_short(self) -> bool:
+        """The organiser finished the round before this table reached its limit or its goat."""
+        return self.state is life.Phase.CUT_SHORT
 
     @property
     def label(self) -> str:
@@ -91,8 +115,9 @@ class TableResult:
 
     @property
     def standing(self) -> int | None:
-        """The side that would win it on its standing defeat points now (None: level)."""
-        return standing_winner([total for _names, total in self.sides])
+        """The side that would win it were it closed now: the fewest defeat points (None: level),
+        as ``rules.standing_winner`` says."""
+        return rules.standing_winner([total for _names, total in self.sides])
 
     @property
     def standing_names(self) -> str:
@@ -110,8 +135,14 @@ class RoundResult:
     out_ids: list[int] = field(default_factory=list)
 
     @property
-    def adjudicated(self) -> bool:
-        return any(t.adjudicated for t in self.tables)
+    def cut_short(self) -> bool:
+        """Whether the organiser's finish cut any of its tables short."""
+        return any(t.cut_short for t in self.tables)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the round is open while some of its tables have their result: provisional."""
+        return not self.finished and any(t.finished for t in self.tables)
 
     @property
     def playing(self) -> list[TableResult]:
@@ -132,6 +163,36 @@ class Board:
     most_goats: Award | None
     longest_eggs: Award | None
     narrowest_saves: Award | None
+    final: bool = False  # every round of the evening has been played and finished
+    prior: int = RATE_PRIOR  # the series at the evening's average the order counts (its words)
+
+    @property
+    def present_count(self) -> int:
+        """How many players the places are counted among: those present."""
+        return sum(1 for line in self.lines if line.present)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether some results stand while their round is still open."""
+        return any(played.provisional for played in self.rounds)
+
+    @property
+    def winners(self) -> list[str]:
+        """Who leads the evening (who won it, once ``final``): the first place, shared or not;
+        nobody before a series has been won."""
+        return [line.name for line in self.lines if line.place == 1 and line.won]
+
+
+def _order(line: Line, tie_break: str) -> tuple[Fraction, Fraction, Fraction]:
+    """What the board is ordered by, best first: the share of series won (``line.rate``), then
+    fewer goats a series, then the evening's tie-break a series."""
+    played = line.played or 1
+    tie = Fraction(line.tie, played)
+    return (
+        -line.rate,
+        Fraction(line.goats, played),
+        tie if tie_break == Event.TieBreak.AGAINST else -tie,
+    )
 
 
 def _tie_value(line: Line, tie_break: str) -> int:
@@ -181,6 +242,7 @@ class _Game(NamedTuple):
     series_id: int
     totals: list[int]
     finished: bool
+    ending: str
     winner_side: int | None
     deal_count: int
     deal_limit: int | None
@@ -198,6 +260,7 @@ def _games(event: Event) -> list[_Game]:
             "series_id",
             "series__totals",
             "series__finished",
+            "series__ending",
             "series__winner_side",
             "series__deal_count",
             "series__deal_limit",
@@ -254,9 +317,7 @@ def build(event: Event) -> Board:
         played_in = played[series.round_id]
         totals = list(series.totals)
         round_over = played_in.finished_at is not None
-        cut_short = round_over and not series.finished
-        winner = standing_winner(totals) if cut_short else series.winner_side
-        decided = winner if series.finished or cut_short else None
+        winner = series.winner_side if series.finished else None
         everyone = sum(totals)
         sides: dict[int, list[str]] = defaultdict(list)
         eggs = 0
@@ -266,15 +327,15 @@ def build(event: Event) -> Board:
             line = lines.get(seat.player_id)
             if line is None:
                 line = lines[seat.player_id] = Line(seat.player_id, seat.name)
-            if series.deal_count:
-                line.played += 1
-            own = totals[seat.side] if seat.side < len(totals) else 0
-            line.points_against += own
-            line.points_for += everyone - own
             line.narrow_saves += seat.narrow_saves
-            if seat.side == decided:
+            if series.deal_count and series.finished:  # it counts once it has ended
+                line.played += 1
+                own = totals[seat.side] if seat.side < len(totals) else 0
+                line.points_against += own
+                line.points_for += everyone - own
+            if winner is not None and seat.side == winner:
                 line.won += 1
-            if series.finished and seat.is_goat:
+            if seat.is_goat:
                 line.goats += 1
             eggs = max(eggs, seat.deals_eggs)
         if eggs >= AWARD_FROM:  # fewer eggs make no chain worth an award: no replay
@@ -289,14 +350,16 @@ def build(event: Event) -> Board:
                 sides=[(sides[s], totals[s] if s < len(totals) else 0) for s in sorted(sides)],
                 series_id=series.series_id,
                 finished=series.finished,
-                adjudicated=cut_short,
-                winner=decided,
+                winner=winner,
                 deal_count=series.deal_count,
-                state=state_of(series, round_over=round_over, now=now),
+                state=life.phase_of(series, now=now),
                 deal_limit=series.deal_limit,
+                provisional=life.provisional(series, round_open=not round_over),
             )
         )
+    present = set(event.present)
     missing = {p for r in rounds.values() for p in r.out_ids if p not in names}
+    missing |= {p for p in present if p not in names}  # a late arrival, before their first game
     if missing:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "name"))
     for result in rounds.values():
@@ -304,6 +367,9 @@ def build(event: Event) -> Board:
         for player_id in result.out_ids:  # on the board from the start, sitting out or not
             if player_id in names:
                 lines.setdefault(player_id, Line(player_id, names[player_id]))
+    for player_id in present:
+        if player_id in names:
+            lines.setdefault(player_id, Line(player_id, names[player_id]))
     chains: dict[str, int] = {}
     if with_eggs:
         ids = [game.series_id for game in with_eggs]
@@ -315,21 +381,28 @@ def build(event: Event) -> Board:
             chain = _egg_chain(rows[replayed.pk], replayed)
             label = " · ".join(seat.name for seat in seats[replayed.pk])
             chains[label] = max(chains.get(label, 0), chain)
-    fewer = event.tie_break == Event.TieBreak.AGAINST
+    won = sum(line.won for line in lines.values())
+    counted = sum(line.played for line in lines.values())
+    mean = Fraction(won, counted) if counted else Fraction(1, 2)
     for line in lines.values():
         line.tie = _tie_value(line, event.tie_break)
+        line.rate = (line.won + RATE_PRIOR * mean) / (line.played + RATE_PRIOR)
+        line.present = line.player_id in present
     ordered = sorted(
         lines.values(),
-        key=lambda ln: (-ln.won, ln.goats, ln.tie if fewer else -ln.tie, name_sort_key(ln.name)),
+        key=lambda ln: (not ln.present, _order(ln, event.tie_break), name_sort_key(ln.name)),
     )
     previous = None
-    for index, line in enumerate(ordered, start=1):
-        key = (line.won, line.goats, line.tie)
-        line.place = previous[1] if previous and previous[0] == key else index
+    for index, line in enumerate(ln for ln in ordered if ln.present):
+        key = _order(line, event.tie_break)
+        line.place = previous[1] if previous and previous[0] == key else index + 1
         previous = (key, line.place)
+    played_rounds = [rounds[n] for n in sorted(rounds)]
+    last = min(event.rounds, len(event.plan))
     return Board(
         lines=ordered,
-        rounds=[rounds[n] for n in sorted(rounds)],
+        rounds=played_rounds,
+        final=len(played_rounds) >= last and all(r.finished for r in played_rounds),
         most_goats=award({ln.name: ln.goats for ln in ordered}, among=len(ordered)),
         longest_eggs=award(chains),
         narrowest_saves=award({ln.name: ln.narrow_saves for ln in ordered}, among=len(ordered)),

@@ -6,7 +6,9 @@ league's history, sheets, standings and ratings count it like any other.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import transaction
@@ -15,18 +17,23 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import rules
+from scoring.core.modes import Mode
 from scoring.events import seating
 from scoring.models import (
+    TV_CODE_ALPHABET,
+    TV_CODE_LENGTH,
+    DealEvent,
     Event,
     EventRound,
     EventTable,
-    EventTableLink,
     League,
     Player,
+    Seat,
     Series,
+    Table,
     new_token,
 )
-from scoring.modes import Mode
+from scoring.table import life
 from scoring.table import services as table_services
 
 MAX_PLAYERS = 80
@@ -49,11 +56,16 @@ def plan_rounds(plan: Sequence[dict]) -> list[seating.Round]:
     ]
 
 
-def _with_new(players: Sequence[Player], names: Sequence[str], league: League) -> list[Player]:
-    """The ticked players and those named (found in the league or created), each once."""
+def _named(names: Sequence[str], league: League) -> dict[str, Player]:
+    """Each name's player, found in the league or created."""
     found = table_services.players_resolve(names=names, league=league) if names else []
+    return dict(zip(names, found, strict=True))
+
+
+def _with_new(players: Sequence[Player], named: Mapping[str, Player]) -> list[Player]:
+    """The ticked players and those named, each once."""
     unique: dict[int, Player] = {}
-    for player in [*players, *found]:
+    for player in [*players, *named.values()]:
         unique.setdefault(player.pk, player)
     return list(unique.values())
 
@@ -73,6 +85,21 @@ def _bump(event: Event) -> None:
     event.refresh_from_db(fields=["version"])
 
 
+def _boards_changed(played: EventRound) -> None:
+    """The boards of a round's games say where their players sit in the next round: a new
+    version for each, so that a phone still showing one (an old round's game, opened by its own
+    address) hears of the next round, or of a seating changed, at its next poll."""
+    Series.objects.filter(event_table__round=played).update(version=F("version") + 1)
+
+
+def _tv_code() -> str:
+    """A big screen's code that no other evening holds."""
+    while True:
+        code = "".join(secrets.choice(TV_CODE_ALPHABET) for _ in range(TV_CODE_LENGTH))
+        if not Event.objects.filter(tv_code=code).exists():
+            return code
+
+
 @transaction.atomic
 def event_create(
     *,
@@ -90,7 +117,7 @@ def event_create(
     user=None,
 ) -> Event:
     """A club night with its whole schedule, and its first round's tables started."""
-    players = _with_new(players, names, league)
+    players = _with_new(players, _named(names, league))
     _check_players(players, three_player_tables=three_player_tables)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise EventError(_("Pick between 1 and %(count)s rounds.") % {"count": MAX_ROUNDS})
@@ -109,6 +136,7 @@ def event_create(
         present=ids,
         plan=[r.as_json() for r in plan],
         share_token=new_token(),  # the players' page and the big screen's QR code
+        tv_code=_tv_code(),  # the big screen on a TV, typed with its remote
         created_by=user if user is not None and user.is_authenticated else None,
     )
     _link_tables(event)
@@ -117,13 +145,11 @@ def event_create(
 
 
 def _link_tables(event: Event) -> None:
-    """A link for the evening for every table its plan seats (``EventTableLink``)."""
+    """A table with its link for the evening for every table its plan seats (``Table``)."""
     tables = max((len(planned["tables"]) for planned in event.plan), default=0)
-    have = set(event.table_links.values_list("number", flat=True))
-    EventTableLink.objects.bulk_create(
-        EventTableLink(event=event, number=number)
-        for number in range(1, tables + 1)
-        if number not in have
+    have = set(event.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(
+        Table(event=event, number=number) for number in range(1, tables + 1) if number not in have
     )
 
 
@@ -152,6 +178,8 @@ def round_start(*, event: Event, user=None) -> EventRound:
         raise EventError(
             _("A player of this round is no longer in the league: change who is present first.")
         )
+    if last is not None:
+        _boards_changed(last)  # its boards now say where their players sit, not "waiting"
     played = EventRound.objects.create(event=event, number=number, out=planned["out"])
     # A round of N deals: each table takes no deal after the Nth; of N minutes, none after the
     # one being played when the time is up.
@@ -159,8 +187,10 @@ def round_start(*, event: Event, user=None) -> EventRound:
     closes_at = None
     if event.length == Event.Length.MINUTES and event.length_value:
         closes_at = played.started_at + timedelta(minutes=event.length_value)
-    games: dict[int, Series] = {}
+    at = {table.number: table for table in Table.objects.filter(event=event)}
+    playing: set[int] = set()
     for position, seats in enumerate(planned["tables"], start=1):
+        # Each table's links show this round's game at it (``series_start``).
         series = table_services.series_start(
             mode=Mode.TEAMS if len(seats) == 4 else Mode.THREE,
             players=[players[p] for p in seats],
@@ -170,25 +200,14 @@ def round_start(*, event: Event, user=None) -> EventRound:
             user=user,
             deal_limit=deal_limit,
             closes_at=closes_at,
+            table=at[position],
         )
         EventTable.objects.create(round=played, number=position, series=series)
-        games[position] = series
-    # Each table's link shows this round's game at it (or none: fewer tables this round).
-    for link in EventTableLink.objects.filter(event=event):
-        link.series = games.get(link.number)
-        link.save(update_fields=["series"])
+        playing.add(position)
+    # Fewer tables this round: the others show no game.
+    Table.objects.filter(event=event).exclude(number__in=playing).update(series=None)
     _bump(event)
     return played
-
-
-def standing_winner(totals: Sequence[int]) -> int | None:
-    """The rule for a series the round's end cut short: the side with the fewest defeat points
-    wins; sides level, nobody does."""
-    if not totals:
-        return None
-    least = min(totals)
-    leaders = [side for side, total in enumerate(totals) if total == least]
-    return leaders[0] if len(leaders) == 1 else None
 
 
 class TablesPlaying(Exception):
@@ -202,7 +221,8 @@ class TablesPlaying(Exception):
 @transaction.atomic
 def round_finish(*, event: Event, ask_first: bool = False) -> EventRound:
     """End the round in play: its tables close (a deal being recorded at one is in the round's
-    result, or refused), and a series not over is scored by its standing defeat points.
+    result, or refused), and a series not over is scored by its standing defeat points
+    (``table.services.series_close``: its result, its league's standings folded).
 
     ``ask_first``: refuse with ``TablesPlaying`` (changing nothing) while a table is neither
     over nor closed at its limit, read under the tables' locks; the organiser confirms, then
@@ -219,26 +239,66 @@ def round_finish(*, event: Event, ask_first: bool = False) -> EventRound:
         if numbers:
             raise TablesPlaying(numbers)
     for table in EventTable.objects.filter(round=last).order_by("number"):
-        series = table_services.series_close(series_id=table.series_id)
-        if not series.finished:
-            table.adjudicated = True
-            table.adjudicated_winner = standing_winner(series.totals)
-            table.save(update_fields=["adjudicated", "adjudicated_winner"])
+        table_services.series_close(series_id=table.series_id)
     last.finished_at = timezone.now()
     last.save(update_fields=["finished_at"])
     _bump(event)
     return last
 
 
+@dataclass(frozen=True)
+class Substituted:
+    """A substitute who took a seat in the round under way: at which table, in whose place, and
+    from which deal of its game on."""
+
+    table: int
+    left: str
+    joined: str
+    from_deal: int
+
+
+@dataclass(frozen=True)
+class PresentChanged:
+    """What a change of who is present did: the substitutes seated in the round under way, and
+    whether the seating changed (the printed table cards then show an older seating number)."""
+
+    event: Event
+    substituted: list[Substituted] = field(default_factory=list)
+    reseated: bool = False
+
+
 @transaction.atomic
-def players_change(*, event: Event, players: Sequence[Player], names: Sequence[str] = ()) -> Event:
-    """Late arrivals and early leavers: re-seat the rounds not started, keep the others."""
+def players_change(
+    *,
+    event: Event,
+    players: Sequence[Player],
+    names: Sequence[str] = (),
+    substitutes: Mapping[int, int | str] | None = None,
+    user=None,
+) -> PresentChanged:
+    """Late arrivals and early leavers: in the round under way, each substitute takes the seat
+    of the player they replace (``substitutes``: the leaving player's id, and the substitute's,
+    or a name of ``names``); the rounds not started are seated again for the players present,
+    the rounds started are kept."""
     event = _locked(event)
-    players = _with_new(players, names, event.league)
+    named = _named(names, event.league)
+    players = _with_new(players, named)
     _check_players(players, three_player_tables=event.three_player_tables)
+    present = {player.pk: player for player in players}
+    substituted = []
+    for leaving, joining in (substitutes or {}).items():
+        substitute = named.get(joining) if isinstance(joining, str) else present.get(joining)
+        if substitute is None:
+            raise EventError(_("A substitute must be one of the players present."))
+        if leaving in present:
+            raise EventError(_("A player who stays keeps their seat: untick who leaves."))
+        substituted.append(_seat_give(event, leaving=leaving, joining=substitute, user=user))
     started = event.played_rounds.count()
     kept = plan_rounds(event.plan[:started])
     ids = [p.pk for p in players]
+    planned = {p for r in event.plan[started:] for t in [*r["tables"], r["out"]] for p in t}
+    if set(ids) == set(event.present) and planned <= set(ids) and not substituted:
+        return PresentChanged(event)  # the same players, all seated: the seating stays
     plan = seating.schedule(
         ids,
         event.rounds - started,
@@ -246,26 +306,145 @@ def players_change(*, event: Event, players: Sequence[Player], names: Sequence[s
         three_player_tables=event.three_player_tables,
         played=kept,
     )
+    new_plan = [r.as_json() for r in plan]
+    reseated = bool(substituted) or new_plan != event.plan
     event.present = ids
-    event.plan = [r.as_json() for r in plan]
-    event.save(update_fields=["present", "plan"])
+    event.plan = new_plan
+    if reseated:
+        event.seating += 1  # the printed cards name an older seating
+    event.save(update_fields=["present", "plan", "seating"])
     _link_tables(event)
+    newest = current_round(event)
+    if newest is not None and reseated:
+        _boards_changed(newest)  # their boards say where the players sit next
     _bump(event)
-    return event
+    return PresentChanged(event, substituted, reseated)
+
+
+def _seat_give(event: Event, *, leaving: int, joining: Player, user=None) -> Substituted:
+    """The seat of ``leaving`` in the round under way goes to ``joining``, from the next deal of
+    its game on (``event`` is locked; the caller seats the rounds to come again).
+
+    Who a game counts for, as a Kozel club keeps it: the player in its seat when it ends. A
+    series has one player a seat (``Seat``), and its result (won, the goat, defeat points, the
+    rating) is the side's, decided at its end, so the substitute who plays it to the end takes
+    the seat whole: the league's standings and ratings and the evening's leaderboard count the
+    game for the substitute, and nothing of it for the player who left, who neither won nor
+    lost it. The game's change log (``DealEvent.Action.SUBSTITUTE``, numbered by the first
+    deal the substitute plays, with the seat's player before and after) says from which deal
+    on. Only a game that still takes a deal (``life.deal_refusal``) takes a substitute: it has
+    no result yet, so the league's running totals hold nothing of it to fold again
+    (``running_totals.results_changed``); a game that has ended counts for who played it."""
+    played = current_round(event)
+    if played is None or played.finished_at is not None:
+        raise EventError(_("No round is in play."))
+    seat = (
+        Seat.objects.filter(series__event_table__round=played, player_id=leaving)
+        .select_related("player", "series__event_table")
+        .first()
+    )
+    if seat is None:
+        raise EventError(_("Only a player seated in the round in play can be replaced."))
+    table = seat.series.event_table.number
+    series = table_services.series_locked(seat.series_id)
+    if life.deal_refusal(series) is not None:
+        raise EventError(
+            _("The game at table %(number)s has ended: it counts for who played it.")
+            % {"number": table}
+        )
+    if Seat.objects.filter(series__event_table__round=played, player=joining).exists():
+        raise EventError(_("%(name)s already plays in this round.") % {"name": joining.name})
+    left = seat.player.name
+    from_deal = series.deal_count + 1
+    Seat.objects.filter(pk=seat.pk).update(player=joining)
+    snapshot = {"position": seat.position}
+    table_services.deal_logged(
+        series,
+        from_deal,
+        DealEvent.Action.SUBSTITUTE,
+        before={**snapshot, "player": leaving, "name": left},
+        after={**snapshot, "player": joining.pk, "name": joining.name},
+        user=user,
+    )
+    series.version += 1  # its phones show the substitute's name
+    series.save(update_fields=["version", "updated_at"])
+    # The round's plan and sit-outs as it is now played: "Find your seat", the cards and the
+    # seating of the rounds to come count the substitute at this table.
+    planned = event.plan[played.number - 1]
+    planned["tables"] = [[joining.pk if p == leaving else p for p in t] for t in planned["tables"]]
+    planned["out"] = [p for p in planned["out"] if p != joining.pk]
+    if joining.pk in played.out:
+        played.out = [p for p in played.out if p != joining.pk]
+        played.save(update_fields=["out"])
+    return Substituted(table=table, left=left, joined=joining.name, from_deal=from_deal)
+
+
+@transaction.atomic
+def table_link_renew(*, event: Event, number: int | None = None) -> int:
+    """A new link for table ``number`` (every table's, for None): whoever held the old one (a
+    phone, a printed card) is locked out and shown that the link no longer works. How many."""
+    tables = Table.objects.select_for_update().filter(event=event)
+    if number is not None:
+        tables = tables.filter(number=number)
+    renewed = 0
+    for table in tables:
+        table.score_token = new_token()
+        table.save(update_fields=["score_token"])
+        renewed += 1
+    if renewed:
+        _bump(event)
+    return renewed
+
+
+@transaction.atomic
+def table_link_revoke(*, event: Event, number: int | None = None) -> int:
+    """No link for table ``number`` (every table's, for None) until it is renewed. How many."""
+    tables = Table.objects.filter(event=event, score_token__isnull=False)
+    if number is not None:
+        tables = tables.filter(number=number)
+    revoked = tables.update(score_token=None)
+    if revoked:
+        _bump(event)
+    return revoked
+
+
+@transaction.atomic
+def evening_links_revoke(*, event: Event) -> Event:
+    """The evening's every link ends: its public link (the leaderboard, "Find your seat") and
+    every table's. The organiser's own pages stay; renewing brings new links."""
+    event = _locked(event)
+    table_link_revoke(event=event)
+    return share_revoke(event=event)
 
 
 @transaction.atomic
 def share_renew(*, event: Event) -> Event:
-    """A new public link to the leaderboard (the old one stops working)."""
+    """A new public link to the leaderboard, and a new code for the big screen (the old ones
+    stop working)."""
     event.share_token = new_token()
-    event.save(update_fields=["share_token"])
+    event.tv_code = _tv_code()
+    event.save(update_fields=["share_token", "tv_code"])
     return event
 
 
 @transaction.atomic
 def share_revoke(*, event: Event) -> Event:
+    """The public link ends, and the big screen's code with it."""
     event.share_token = None
-    event.save(update_fields=["share_token"])
+    event.tv_code = None
+    event.save(update_fields=["share_token", "tv_code"])
+    return event
+
+
+@transaction.atomic
+def tv_code_renew(*, event: Event) -> Event:
+    """A new code for the big screen (the old one stops opening it; a screen that opened it
+    keeps showing the public board). Only while the public link is on: the code opens it."""
+    event = _locked(event)
+    if not event.share_token:
+        raise EventError(_("Share the leaderboard first: the code opens its public big screen."))
+    event.tv_code = _tv_code()
+    event.save(update_fields=["tv_code"])
     return event
 
 

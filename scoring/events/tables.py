@@ -1,29 +1,33 @@
 """A club night's tables through the evening: the game a table plays in the round, where its
 players sit next, and the number its phone polls for news.
 
-A table's phone keeps one link all evening (``EventTableLink``); each round it shows that
-round's game at its number (``EventTable``). Seats are numbered clockwise from North (seat 0):
+A table's phone keeps one link all evening (its ``Table``'s); each round it shows that round's
+game at its number (``EventTable``). Seats are numbered clockwise from North (seat 0):
 partners sit opposite (``events.seating``).
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
-from typing import Protocol
+from typing import NamedTuple
 
-from django.db import connection
-
-from scoring.events.services import standing_winner
-from scoring.models import Event, EventRound, EventTable, EventTableLink, Player, Series
-from scoring.modes import SHAPES, Mode
+from scoring.core.modes import SHAPES, Mode
+from scoring.models import (
+    DealEvent,
+    DealProposal,
+    Event,
+    EventRound,
+    EventTable,
+    Player,
+    Seat,
+    Series,
+    Table,
+)
 from scoring.rules.table import SEAT_SIDES
-
-#: A table's version for its phone's poll: the evening's (a round started or finished) before
-#: its game's (a deal): one number that only grows, whatever the round's game.
-ROUND_STEP = 1_000_000
+from scoring.table import life
+from scoring.table.live import version_of
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Evening:
     event: Event
     round: EventRound
     table: EventTable
-    link: EventTableLink | None  # the table's link, when this phone holds it
+    link: Table | None  # the table, when this phone is at its page (it follows round to round)
 
     @cached_property
     def next_places(self) -> list[tuple[str, Place]]:
@@ -62,21 +66,22 @@ class Evening:
         return [(seat.player.name, place_in(event, following, seat.player_id)) for seat in seats]
 
     @property
-    def version(self) -> int:
-        """What the table's phone polls with (``table_version``)."""
-        return table_version(self.event, self.table.series)
+    def version(self) -> str:
+        """What the table's phone polls with (``table.live``)."""
+        return version_of(self.event, self.table.series)
 
     @property
-    def standing_winner(self) -> int | None:
-        """The side the round's end makes the winner of a game not over: the fewest defeat
-        points (None: level)."""
-        return standing_winner(self.table.series.totals)
+    def provisional(self) -> bool:
+        """Whether the table's result is provisional: its game has ended, its round has not (the
+        organiser may still correct it)."""
+        return life.provisional(self.table.series, round_open=self.round.finished_at is None)
 
-
-def table_version(event: Event, series: Series | None) -> int:
-    """The number a table's phone polls with (``live_version``): the evening's version, then
-    its game's."""
-    return event.version * ROUND_STEP + (series.version if series is not None else 0)
+    @cached_property
+    def next_round_started(self) -> bool:
+        """Whether the round after this one has started (an older round's board then says where
+        its players went, not that they wait for it); asked once the round is over here."""
+        following = self.round.number + 1
+        return EventRound.objects.filter(event=self.event, number=following).exists()
 
 
 def place_in(event: Event, round_number: int, player_id: int) -> Place:
@@ -158,98 +163,172 @@ def rounds_of(event: Event) -> int:
     return min(event.rounds, len(event.plan))
 
 
-class TableState(enum.StrEnum):
-    """How a table of a round stands, as the organiser's screen and the big screen say it."""
-
-    WAITING = "waiting"  # no deal yet
-    PLAYING = "playing"
-    LAST_DEAL = "last deal"  # the round's time is up: the deal in play is the table's last
-    CLOSED = "closed"  # at its limit (its deals, or its time and last deal): waits for the round
-    OVER = "over"  # a side is the goat
-    SCORED = "scored"  # the round finished first: won on the standing defeat points
-
-    @property
-    def playing(self) -> bool:
-        """Whether finishing the round now cuts the table short."""
-        return self in (TableState.WAITING, TableState.PLAYING, TableState.LAST_DEAL)
-
-
-class _Stands(Protocol):
-    """What a table's state is read from: its series' stored fields (or a row of them)."""
-
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def deal_count(self) -> int: ...
-    @property
-    def closes_at(self) -> datetime | None: ...
-    @property
-    def closed_at(self) -> datetime | None: ...
-
-
-def state_of(series: _Stands, *, round_over: bool, now: datetime) -> TableState:
-    """The state of a round's table from its series' stored fields."""
-    if series.finished:
-        return TableState.OVER
-    if round_over:
-        return TableState.SCORED
-    if series.closed_at is not None:
-        return TableState.CLOSED
-    if series.closes_at is not None and now >= series.closes_at:
-        return TableState.LAST_DEAL
-    return TableState.PLAYING if series.deal_count else TableState.WAITING
-
-
-def evening_of(series: Series, link: EventTableLink | None) -> Evening | None:
+def evening_of(series: Series, at_table: Table | None) -> Evening | None:
     """The club night a series is a table of (one query; none for a quick game), with the
-    table's link when this phone opened it (``SeriesAccess.table_link``, whose club night is
-    loaded already)."""
+    table when this phone is at its page (``SeriesAccess.token``: its club night is loaded
+    already)."""
     if series.league_id is None:
         return None
     tables = EventTable.objects.filter(series=series)
     table = (
         tables.select_related("round").first()
-        if link is not None
+        if at_table is not None
         else tables.select_related("round__event__league").first()
     )
     if table is None:
         return None
-    if link is not None:
-        table.round.event = link.event
+    if at_table is not None and at_table.event is not None:
+        table.round.event = at_table.event
     table.series = series  # with its seats, as the board loads them
-    return Evening(table.round.event, table.round, table, link)
+    return Evening(table.round.event, table.round, table, at_table)
 
 
-def link_for(token: str) -> EventTableLink | None:
-    """A table's link for the evening, with its club night, league and the round's game."""
-    links = EventTableLink.objects.select_related("event__league", "series__league")
-    try:
-        return links.get(token=token)  # unique: not .first(), whose ordering costs a poll 1 ms
-    except EventTableLink.DoesNotExist:
-        return None
+@dataclass(frozen=True)
+class SeatNow:
+    """A player's seat in the round in play: the table, the game, and whether it still takes a
+    deal (``life.deal_refusal``): a substitute can take only such a seat."""
+
+    player_id: int
+    name: str
+    table: int
+    plays: bool
+    next_deal: int
 
 
-def live_version(token: str) -> int | None:
-    """What a table's phone would be shown now, as the number it polls with (one query); None
-    for a link that names nothing. Every phone asks it every 2 s: written in SQL, it costs a
-    worker 30–90 µs of CPU, built by the ORM 410–610 µs (docs/PERFORMANCE.md)."""
-    quote = connection.ops.quote_name
-    link, event, series = (quote(m._meta.db_table) for m in (EventTableLink, Event, Series))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT e.version, s.version FROM {link} l JOIN {event} e ON e.id = l.event_id "
-            f"LEFT JOIN {series} s ON s.id = l.series_id WHERE l.token = %s",
-            [token],
+class _GameNow(NamedTuple):
+    """What ``life`` reads of a game to say whether it takes a deal."""
+
+    finished: bool
+    ending: str
+    deal_count: int
+    deal_limit: int | None
+    closes_at: datetime | None
+    closed_at: datetime | None
+
+
+def seated_now(event: Event) -> dict[int, SeatNow]:
+    """Who sits at a table of the round in play, by player id (nobody between rounds): one
+    query."""
+    rows = (
+        Seat.objects.filter(
+            series__event_table__round__event=event,
+            series__event_table__round__finished_at__isnull=True,
         )
-        found = cursor.fetchone()
-    if found is None:
-        return None
-    event_version, series_version = found
-    return event_version * ROUND_STEP + (series_version or 0)
+        .order_by("series__event_table__number", "position")
+        .values_list(
+            "player_id",
+            "player__name",
+            "series__event_table__number",
+            "series__finished",
+            "series__ending",
+            "series__deal_count",
+            "series__deal_limit",
+            "series__closes_at",
+            "series__closed_at",
+        )
+    )
+    found = {}
+    for player_id, name, table, *game in rows:
+        now = _GameNow(*game)  # type: ignore[arg-type]  # the columns, in its fields' order
+        plays = life.deal_refusal(now) is None
+        found[player_id] = SeatNow(player_id, name, table, plays, now.deal_count + 1)
+    return found
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """A substitute who took a seat: in which round and at which table, from which deal of its
+    game on, in whose place (names as they were then, from the game's change log)."""
+
+    round: int
+    table: int
+    from_deal: int
+    left: str
+    joined: str
+
+
+def substitutions_of(event: Event) -> list[Substitution]:
+    """The evening's substitutes, as its games' change logs keep them (one query)."""
+    rows = (
+        DealEvent.objects.filter(
+            series__event_table__round__event=event, action=DealEvent.Action.SUBSTITUTE
+        )
+        .order_by("series__event_table__round__number", "series__event_table__number", "pk")
+        .values_list(
+            "series__event_table__round__number",
+            "series__event_table__number",
+            "number",
+            "before",
+            "after",
+        )
+    )
+    return [
+        Substitution(
+            round_, table, number, (left or {}).get("name", "?"), (joined or {}).get("name", "?")
+        )
+        for round_, table, number, left, joined in rows
+    ]
+
+
+def tv_code_token(code: str) -> str | None:
+    """The public link of the evening whose big-screen code this is (None: no evening has it;
+    a code ends with the public link)."""
+    return (
+        Event.objects.filter(tv_code=code, share_token__isnull=False)
+        .values_list("share_token", flat=True)
+        .first()
+    )
 
 
 def names_of(event: Event) -> dict[int, str]:
-    """Every planned player's name, by id."""
+    """Every planned or present player's name, by id (a late arrival in the last round is
+    present, in no round's plan)."""
     ids = {p for planned in event.plan for seats in planned["tables"] for p in seats}
     ids |= {p for planned in event.plan for p in planned["out"]}
+    ids |= set(event.present)
     return dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """A deal a table's phone proposed after its game closed, as the organiser's screen says
+    it: the round and table, the deal number it was typed as, its card points per side."""
+
+    pk: int
+    round: int
+    table: int
+    number: int
+    points: str  # "Anna & Vera 70, Boris & Gleb 50"
+
+
+def proposals_of(event: Event) -> list[Proposed]:
+    """The deals the evening's tables proposed that wait for the organiser (two queries)."""
+    pending = (
+        DealProposal.objects.filter(
+            series__event_table__round__event=event, state=DealProposal.State.PENDING
+        )
+        .order_by("series__event_table__round__number", "series__event_table__number", "pk")
+        .values_list(
+            "pk",
+            "series_id",
+            "series__event_table__round__number",
+            "series__event_table__number",
+            "number",
+            "points",
+        )
+    )
+    rows = list(pending)
+    sides: dict[int, dict[int, list[str]]] = {}
+    seats = Seat.objects.filter(series_id__in={row[1] for row in rows}).order_by("position")
+    for series_id, side, name in seats.values_list("series_id", "side", "player__name"):
+        sides.setdefault(series_id, {}).setdefault(side, []).append(name)
+    found = []
+    for pk, series_id, number, table, deal, points in rows:
+        names = sides.get(series_id, {})
+        text = ", ".join(
+            f"{' & '.join(names.get(side, []))} {value}"
+            for side, value in enumerate(points)
+            if value is not None
+        )
+        found.append(Proposed(pk, number, table, deal, text))
+    return found

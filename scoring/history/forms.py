@@ -10,11 +10,11 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.days import FIRST_YEAR, LAST_YEAR
-from scoring.models import MAX_ID
-from scoring.modes import Mode
-from scoring.rulesets import CUSTOM, RULE_FAMILIES
-from scoring.widgets import ListSelect
+from scoring.core.modes import Mode
+from scoring.core.rulesets import CUSTOM, RULE_FAMILIES
+from scoring.lib.days import FIRST_YEAR, LAST_YEAR
+from scoring.lib.ids import MAX_ID
+from scoring.lib.widgets import ListSelect
 
 FINISHED = "finished"
 PLAYING = "playing"

@@ -1,19 +1,21 @@
 """A player's record: series and deals played, won and lost, goats, eggs, partners and streaks.
 
 SQL aggregates over the derived fields stored on each series and seat (the seats' deal tallies
-too), never a replay, so the page costs the same whatever the player's history; over the series
-the request may see, or the player's whole league for one of its members.
+too), never a replay, so the page costs the same queries whatever the player's history; the
+streaks and the chart's months read one small row per finished series. Over the series the
+request may see, or the player's whole league for one of its members.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
-from django.db import connection
 from django.db.models import (
     Case,
     Count,
+    DateTimeField,
     Exists,
     F,
     Max,
@@ -21,14 +23,12 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
-    Value,
     When,
-    Window,
 )
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import Player, Seat, Series
+from scoring.models import Player, Seat, Series, counted
 
 #: How many months the results chart shows at most (the most recent ones).
 CHART_MONTHS = 24
@@ -135,78 +135,60 @@ def chart_months(last: datetime, count: int = CHART_MONTHS) -> list[datetime]:
     ]
 
 
-def month_results(seats: QuerySet[Seat], last: datetime) -> list[MonthResults]:
-    """Per month, oldest first, the finished series among ``seats`` played, won and as the goat,
-    for the ``CHART_MONTHS`` months up to the one of ``last``: a row a month from the database."""
+def finished_results(seats: QuerySet[Seat], last: datetime) -> tuple[list[MonthResults], int, int]:
+    """The chart's months and the (current, best) runs of finished series without being the
+    goat, from one row per finished seat, oldest first: its goat and winner flags, and its date
+    only within the ``CHART_MONTHS`` months up to the one of ``last`` (the only dates the chart
+    reads). The seats not the goat between two goats form a run; those after the last goat are
+    the current one. Counted here rather than by the database: a run is a group of rows the
+    ORM can only find with a window over a window, and its 24 month buckets as ``Case``/``When``
+    cost more to build than this loop (docs/PERFORMANCE.md, "Taken out of SQL")."""
     starts = chart_months(last)
-    inside = (
-        seats.filter(
-            series__finished=True,
-            series__created_at__gte=starts[0],
-            series__created_at__lt=starts[-1],
+    rows = (
+        seats.filter(counted("series__"))
+        .order_by("series__created_at", "series_id")
+        .values_list(
+            Case(
+                When(series__created_at__gte=starts[0], then=F("series__created_at")),
+                output_field=DateTimeField(),
+            ),
+            "is_winner",
+            "is_goat",
         )
-        .order_by()
-        .annotate(created=F("series__created_at"))
-        .values("created", "is_winner", "is_goat")
     )
-    sql, params = inside.query.sql_with_params()
-    # Written out rather than built with Case/When: composing 24 When()s costs the ORM more
-    # than the database spends counting.
-    slots = " ".join("WHEN created < %s THEN " + str(index) for index in range(len(starts) - 1))
-    bounds = [connection.ops.adapt_datetimefield_value(start) for start in starts[1:]]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT slot, COUNT(*), SUM(CASE WHEN is_winner THEN 1 ELSE 0 END), "
-            f"SUM(CASE WHEN is_goat THEN 1 ELSE 0 END) FROM (SELECT CASE {slots} END AS slot, "
-            f"is_winner, is_goat FROM ({sql}) seats) slotted GROUP BY slot",
-            [*bounds, *params],
-        )
-        found = {slot: counts for slot, *counts in cursor.fetchall()}
+    bounds = [start.astimezone(UTC) for start in starts]  # as the rows' moments: compared fast
+    counts = [[0, 0, 0] for _ in starts[:-1]]  # played, won, goat
+    run = best = 0
+    for created, won, goat in rows:
+        run = 0 if goat else run + 1
+        if run > best:
+            best = run
+        if created is not None:
+            month = counts[bisect_right(bounds, created) - 1]
+            month[0] += 1
+            month[1] += won
+            month[2] += goat
     zone = timezone.get_current_timezone()
-    months = []
-    for index, start in enumerate(starts[:-1]):
-        played, won, goat = found.get(index, (0, 0, 0))
-        months.append(MonthResults(start.astimezone(zone).date(), played, won, goat))
-    return months
-
-
-def finished_streaks(seats: QuerySet[Seat], goats: int) -> tuple[int, int]:
-    """(current, best) runs of finished series without being the goat, counted by the database:
-    each finished seat, oldest first, gets the number of goats up to it (a window sum), and the
-    seats not the goat sharing a number form a run; those after the last goat are the current."""
-    runs = (
-        seats.filter(series__finished=True)
-        .annotate(
-            goats_so_far=Window(
-                Sum(Case(When(is_goat=True, then=Value(1)), default=Value(0))),
-                order_by=[F("series__created_at").asc(), F("series_id").asc()],
-            )
-        )
-        .values("is_goat", "goats_so_far")
-    )
-    sql, params = runs.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT COALESCE(MAX(n), 0), COALESCE(MAX(CASE WHEN run = %s THEN n END), 0) FROM "
-            f"(SELECT goats_so_far AS run, COUNT(*) AS n FROM ({sql}) seats "
-            "WHERE NOT is_goat GROUP BY goats_so_far) runs",
-            [goats, *params],
-        )
-        best, current = cursor.fetchone()
-    return current, best
+    months = [
+        MonthResults(start.astimezone(zone).date(), *month)
+        for start, month in zip(starts, counts, strict=False)
+    ]
+    return months, run, best
 
 
 def player_record(player: Player, series: QuerySet[Series] | None) -> PlayerRecord:
     """Everything the player page shows about ``player`` in ``series`` (None: in their whole
-    league, for its members), in four queries."""
+    league, for its members), in three queries."""
     seats = _seats(player, series)
     totals = seats.aggregate(
-        played=Count("pk"),
-        finished=Count("pk", filter=Q(series__finished=True)),
+        # Played: in progress, or ended with its result counted (``models.counted``); a game
+        # closed before its first deal was not played.
+        played=Count("pk", filter=~Q(series__finished=True, series__deal_count=0)),
+        finished=Count("pk", filter=counted("series__")),
         won=Count("pk", filter=Q(is_winner=True)),
         goats=Count("pk", filter=Q(is_goat=True)),
         goats_with_eggs=Count("pk", filter=Q(is_goat=True, series__eggs__gt=0)),
-        last=Max("series__created_at", filter=Q(series__finished=True)),
+        last=Max("series__created_at", filter=counted("series__")),
         **{f"sum_{name}": Sum(field, default=0) for name, field in TALLY_FIELDS.items()},
     )
     record = PlayerRecord(
@@ -221,7 +203,8 @@ def player_record(player: Player, series: QuerySet[Series] | None) -> PlayerReco
     if not record.series_played:
         return record
     if totals["last"] is not None:
-        record.current_streak, record.best_streak = finished_streaks(seats, record.goats)
-        record.months = month_results(seats, totals["last"])
+        record.months, record.current_streak, record.best_streak = finished_results(
+            seats, totals["last"]
+        )
     record.best_partner, record.toughest_opponent = _partners(seats)
     return record

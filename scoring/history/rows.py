@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 
 from scoring import rules
-from scoring.models import Seat
-from scoring.modes import SHAPES, Mode
-from scoring.rulesets import rules_label
+from scoring.core.modes import SHAPES, Mode
+from scoring.core.rulesets import rules_label
+from scoring.models import Ending, Seat
 
 #: The series' columns a row is made of, in the order ``series_rows`` reads them.
 ROW_FIELDS = (
@@ -29,6 +29,7 @@ ROW_FIELDS = (
     "totals",
     "goat_sides",
     "winner_side",
+    "ending",
 )
 
 
@@ -60,6 +61,7 @@ class SeriesRow:
     totals: list[int]
     goat_sides: list[int]
     winner_side: int | None
+    ending: str  # how it ended (``Series.ending``: "" while it is played)
     seats: list[SeatRow]  # in seat order
 
     def get_absolute_url(self) -> str:
@@ -95,16 +97,24 @@ class SeriesRow:
 
     @property
     def result(self) -> str:
-        """Who was the goat, in words; or that the series is still being played."""
+        """Who was the goat, or who won a game closed before its goat, in words; or that the
+        series is still being played."""
         if not self.finished:
             return gettext("In progress")
         count = len(self.goat_sides or [])
-        if self.eggs and count:
+        if self.ending == Ending.GOAT and self.eggs and count:
             text = ngettext("%(goats)s: goat with eggs", "%(goats)s: goats with eggs", count)
-        elif count:
+        elif self.ending == Ending.GOAT and count:
             text = ngettext("%(goats)s: the goat", "%(goats)s: the goats", count)
-        else:
+        elif self.ending == Ending.GOAT:
             return gettext("Finished")
+        elif not self.deal_count:  # closed before its first deal: it counts nowhere
+            return gettext("Closed before its first deal: not played")
+        elif self.winner_side is not None:
+            name = self.sides[self.winner_side].name
+            return gettext("%(winner)s won: fewer defeat points") % {"winner": name}
+        else:
+            return gettext("Level: nobody won")
         return text % {"goats": self.goats}
 
 

@@ -1,4 +1,4 @@
-"""History: the series a request may see, newest first, filtered, and paged by a keyset cursor
+"""History: the series a visitor may see, newest first, filtered, and paged by a keyset cursor
 ("older than series 123"), so a page costs the same few queries whatever the history's size."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import HttpRequest
 
-from scoring.collation import sorted_by_name
-from scoring.days import day_start, next_day_start
+from scoring.core.rulesets import CUSTOM, RULE_FAMILIES, family_settings
+from scoring.core.visitors import Visitor
 from scoring.history.forms import FINISHED, PLAYING
 from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
+from scoring.lib.collation import sorted_by_name
+from scoring.lib.days import day_start, next_day_start
 from scoring.models import EventTable, League, Membership, Player, Seat, Series
-from scoring.rulesets import CUSTOM, RULE_FAMILIES, family_settings
 from scoring.table import selectors
 
 PAGE_SIZE = 20
@@ -103,10 +103,10 @@ def history_page(
     )
 
 
-def home_context(request: HttpRequest) -> dict[str, object]:
+def home_context(visitor: Visitor) -> dict[str, object]:
     """The home page's games (in progress first, then the newest), and the newest of them: "Back
     to the game" while it is on, "Same table again" once it is over."""
-    queryset = selectors.visible_series(request).order_by("finished", "-created_at", "-pk")
+    queryset = selectors.visible_series(visitor).order_by("finished", "-created_at", "-pk")
     recent = series_rows(queryset.values_list(*ROW_FIELDS)[:20])
     newest = max(recent, key=lambda series: (series.created_at, series.pk), default=None)
     # A club night's game is played again only in the evening's next round: never "Same table
@@ -115,21 +115,21 @@ def home_context(request: HttpRequest) -> dict[str, object]:
     return {"recent": recent, "newest": newest, "again": again}
 
 
-def member_leagues(request: HttpRequest) -> list[tuple[int, str]]:
+def member_leagues(visitor: Visitor) -> list[tuple[int, str]]:
     """(pk, name) of the leagues the user belongs to, for the league filter."""
-    if not request.user.is_authenticated:
+    if visitor.user is None:
         return []
-    leagues = League.objects.filter(memberships__user=request.user).order_by("pk")
+    leagues = League.objects.filter(memberships__user=visitor.user).order_by("pk")
     return sorted_by_name(leagues.values_list("pk", "name"), lambda league: league[1])
 
 
-def visible_players(request: HttpRequest) -> QuerySet[Player]:
+def visible_players(visitor: Visitor) -> QuerySet[Player]:
     """Players of the user's leagues and of quick games this browser holds a link for: its cost
     follows the players and links, never the series played."""
-    linked = Series.objects.filter(selectors.visible_series_filter(request), league__isnull=True)
+    linked = Series.objects.filter(selectors.visible_series_filter(visitor), league__isnull=True)
     condition = Q(pk__in=Seat.objects.filter(series__in=linked).values("player_id"))
-    if request.user.is_authenticated:
-        condition |= Q(league__in=Membership.objects.filter(user=request.user).values("league_id"))
+    if visitor.user is not None:
+        condition |= Q(league__in=Membership.objects.filter(user=visitor.user).values("league_id"))
     return Player.objects.filter(condition)
 
 
@@ -141,23 +141,23 @@ def player_choices(players: QuerySet[Player]) -> list[tuple[int, str]]:
 
 @dataclass(frozen=True)
 class PlayerScope:
-    """The series a request may see a player in."""
+    """The series a visitor may see a player in."""
 
     series: QuerySet[Series]
     whole_league: bool  # a member of the player's league: all of it, no per-series check
 
 
-def player_scope(request: HttpRequest, player: Player) -> PlayerScope | None:
-    """What the request may see of the player (None: nothing): for a member of the player's
+def player_scope(visitor: Visitor, player: Player) -> PlayerScope | None:
+    """What the visitor may see of the player (None: nothing): for a member of the player's
     league the whole league, a plain condition rather than a check of each series; else the
     series they hold a link to or a league of."""
     if (
         player.league_id is not None
-        and request.user.is_authenticated
-        and Membership.objects.filter(league_id=player.league_id, user=request.user).exists()
+        and visitor.user is not None
+        and Membership.objects.filter(league_id=player.league_id, user=visitor.user).exists()
     ):
         return PlayerScope(Series.objects.filter(league_id=player.league_id), whole_league=True)
-    visible = selectors.visible_series(request)
+    visible = selectors.visible_series(visitor)
     seen = Exists(visible.filter(pk=OuterRef("series_id")))  # seat by seat, not every series
     if not Seat.objects.filter(player=player).filter(seen).exists():
         return None

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from scoring.core.rulesets import rules_label
 from scoring.history.charts import LineChart, defeat_chart
 from scoring.models import Deal, DealEvent, Series
-from scoring.rulesets import rules_label
 from scoring.table.scoreboard import Scoreboard, build, goat_title
 
 VIA_LABELS = {
@@ -49,9 +49,12 @@ class Sheet:
 
 
 def snapshot_text(snapshot: object, names: list[str]) -> str:
-    """A deal as the audit trail stored it, in words: "Anna & Boris 45 · Vera & Gleb 75"."""
+    """A deal as the audit trail stored it, in words: "Anna & Boris 45 · Vera & Gleb 75"; a
+    seat's player (a club night's substitute, ``DealEvent.Action.SUBSTITUTE``): the name."""
     if not isinstance(snapshot, dict):
         return "—"
+    if isinstance(snapshot.get("name"), str):
+        return snapshot["name"]
     points = snapshot.get("points")
     tricks = snapshot.get("tricks")
     if not isinstance(points, list):

@@ -12,11 +12,11 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import names as player_names
+from scoring.core import names as player_names
 from scoring.events import services as event_services
 from scoring.leagues.services import LeagueError, league_event_record, league_locked
 from scoring.models import MAX_NAME, League, LeagueEvent, Membership, Player, Seat, Series
-from scoring.running_totals import results_changed
+from scoring.standings.running_totals import results_changed
 
 
 def _results_rewritten(league_id: int, series_ids: list[int]) -> None:

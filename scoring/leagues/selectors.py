@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 
-from scoring.collation import sorted_by_name
 from scoring.history.rows import ROW_FIELDS, series_rows
+from scoring.lib.collation import sorted_by_name
 from scoring.models import League, LeagueEvent, Membership, Player, Role, Series
 
 SERIES_PER_PAGE = 10

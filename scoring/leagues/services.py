@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import rules
-from scoring.access import archived_message
 from scoring.models import (
     Event,
     League,
@@ -22,10 +21,12 @@ from scoring.models import (
     Role,
     Seat,
     Series,
+    Table,
     new_token,
 )
-from scoring.running_totals import results_changed
+from scoring.standings.running_totals import results_changed
 from scoring.table import services
+from scoring.table.access import archived_message
 
 logger = logging.getLogger(__name__)
 
@@ -233,10 +234,9 @@ def series_move_to_league(*, series: Series, league: League, user: User) -> Seri
         seat.player = player
     Seat.objects.bulk_update(seats, ["player"])
     series.league = league
-    series.score_token = new_token()
-    series.watch_token = new_token()
     series.version += 1  # standings of the league now include it; live views refresh
-    series.save(update_fields=["league", "score_token", "watch_token", "version", "updated_at"])
+    series.save(update_fields=["league", "version", "updated_at"])
+    services.tables_set_apart([series])  # new links: the quick game's old ones stop working
     if series.finished:
         # It may have finished long ago: the league's totals are refolded from it.
         results_changed(league.pk, since=(series.finished_at, series.pk))
@@ -319,14 +319,14 @@ def league_delete(*, league: League, user: User, confirm_name: str, series: str)
         Seat.objects.bulk_update(seats, ["player"])
         for game in games:
             game.league = None
-            game.score_token = new_token()
-            game.watch_token = new_token()
             game.version += 1
-        Series.objects.bulk_update(games, ["league", "score_token", "watch_token", "version"])
+        Series.objects.bulk_update(games, ["league", "version"])
+        services.tables_set_apart(games)  # quick games now, each with new links
         kept = len(games)
     else:
         # A club night's tables hold on to their series: the nights go first.
         Event.objects.filter(league=league).delete()
+        Table.objects.filter(games__league=league).delete()
         Series.objects.filter(league=league).delete()
     logger.info(
         "league %s deleted by user %s, %s series kept as quick games", league.pk, user.pk, kept

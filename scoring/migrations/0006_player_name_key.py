@@ -1,4 +1,4 @@
-"""Players get ``name_key`` (``scoring.names``), unique in a league in place of ``LOWER(name)``.
+"""Players get ``name_key`` (``scoring.core.names``), unique in a league in place of ``LOWER(name)``.
 
 The old constraint folded case with the database's ``LOWER``, which on SQLite knows ASCII
 letters only, so a league may already hold players whose names now have one key ("Анна" and
@@ -15,7 +15,7 @@ that recomputes them.
 from django.db import migrations, models
 
 import scoring.models
-from scoring.names import league_keys
+from scoring.core.names import league_keys
 
 BATCH = 500
 

@@ -6,9 +6,14 @@ without replaying; ``table.services.series_refresh`` rewrites it with every chan
 """
 
 from scoring.models.accounts import AccountSettings, Export, exports_storage
-from scoring.models.events import Event, EventRound, EventTable, EventTableLink
+from scoring.models.events import (
+    TV_CODE_ALPHABET,
+    TV_CODE_LENGTH,
+    Event,
+    EventRound,
+    EventTable,
+)
 from scoring.models.leagues import (
-    MAX_ID,
     MAX_LEAGUE_NAME,
     MAX_NAME,
     League,
@@ -21,5 +26,17 @@ from scoring.models.leagues import (
     is_token,
     new_token,
 )
-from scoring.models.series import MAX_DEALS, Deal, DealEvent, Seat, Series
+from scoring.models.seasons import MAX_GAMES, MAX_NIGHTS, Season
+from scoring.models.series import (
+    MAX_DEALS,
+    Deal,
+    DealEvent,
+    DealProposal,
+    Ending,
+    Seat,
+    Series,
+    counted,
+)
 from scoring.models.standings import PairResult, RunningTotal
+from scoring.models.tables import Table
+from scoring.models.workers import WorkerPulse

@@ -56,9 +56,28 @@ class Export(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     failed = models.BooleanField(default=False)
+    #: The task worker making it (``WorkerPulse.worker``), from when it starts.
+    worker = models.CharField(max_length=64, blank=True)
+    #: For a request without an account, which of its network's ``jobs.PER_ADDRESS`` places
+    #: this unfinished export holds (the limit kept by the database, whatever races it).
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            # One export at a time per person, and a network's few: asks at the same moment
+            # cannot both pass a check made before either is written.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(finished_at__isnull=True, user__isnull=False),
+                name="one_unfinished_export_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["address", "slot"],
+                condition=models.Q(finished_at__isnull=True, user__isnull=True),
+                name="unfinished_exports_per_network",
+            ),
+        ]
         verbose_name = _("export")
         verbose_name_plural = _("exports")
 

@@ -1,4 +1,5 @@
-"""A club night: its rounds, its tables and the tables' links for the evening."""
+"""A club night: its rounds and the games its tables play in each (the tables themselves, with
+the links their phones keep all evening, are ``Table``s)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models.leagues import MAX_LEAGUE_NAME, League, classic_rules, new_token
+from scoring.models.leagues import MAX_LEAGUE_NAME, League, classic_rules
 from scoring.models.series import Series
 from scoring.rules import Ruleset
+
+#: The big screen's code: six characters a remote can type, none that reads as another (no
+#: 0/O, 1/I/L); 31**6, about 887 million codes, and wrong guesses are limited per network.
+TV_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+TV_CODE_LENGTH = 6
 
 
 class Event(models.Model):
@@ -41,6 +47,12 @@ class Event(models.Model):
     present = models.JSONField(default=list)  # player ids
     plan = models.JSONField(default=list)
     share_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # The big screen's short code: typed on a TV's remote at /tv/, it opens the public big
+    # screen; made, renewed and ended with the public link (``events.services``).
+    tv_code = models.CharField(max_length=TV_CODE_LENGTH, unique=True, null=True, blank=True)
+    # The seating's number: grows whenever rounds are seated again or a substitute takes a seat,
+    # and is printed on the table cards, so a card printed before says it is out of date.
+    seating = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -91,15 +103,12 @@ class EventRound(models.Model):
 
 
 class EventTable(models.Model):
-    """One table of a round: a normal league series, and how an unfinished one was scored."""
+    """One table of a round: a normal league series (how it ended and who won it are on the
+    series, ``Series.ending``)."""
 
     round = models.ForeignKey(EventRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     series = models.OneToOneField(Series, on_delete=models.PROTECT, related_name="event_table")
-    # Set when the round was finished before the series: the side the rule made the winner
-    # (None: level), by the standing defeat points.
-    adjudicated = models.BooleanField(default=False)
-    adjudicated_winner = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("club night table")
@@ -111,32 +120,3 @@ class EventTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
-
-
-class EventTableLink(models.Model):
-    """A table of a club night, for the whole evening: its number and the link its phone keeps
-    (the QR code on its printed card). Each round, the link shows that round's game at this
-    table (``EventTable``): the phone never scans again."""
-
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="table_links")
-    number = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True, default=new_token)
-    # The game at this table in the newest round started (None: no game at it then), written
-    # by ``events.services.round_start``: the phone's poll reads it in one query.
-    series = models.ForeignKey(
-        Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["event", "number"]
-        verbose_name = _("club night table link")
-        verbose_name_plural = _("club night table links")
-        constraints = [
-            models.UniqueConstraint(fields=["event", "number"], name="event_table_link_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"Table {self.number} of {self.event_id}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("table_link", args=[self.token])

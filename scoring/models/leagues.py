@@ -11,15 +11,12 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoring import names
+from scoring.core import names
 from scoring.rules import PRESETS, InvalidRuleset, Ruleset
 
 #: The longest player name, and the longest league name (the columns' lengths).
 MAX_NAME = 40
 MAX_LEAGUE_NAME = 80
-#: The largest primary key (a 64-bit integer) any database here stores: an id beyond it names
-#: nothing, and a query with it raises (SQLite's OverflowError) instead of finding nothing.
-MAX_ID = 2**63 - 1
 
 
 def new_token() -> str:
@@ -113,7 +110,7 @@ class Player(models.Model):
     """Someone at the table; in a league, or (league empty) from a quick game."""
 
     name = models.CharField(_("name"), max_length=MAX_NAME)
-    #: What makes two names one player (``scoring.names``): unique in a league; quick-game
+    #: What makes two names one player (``scoring.core.names``): unique in a league; quick-game
     #: players may share one (each browser has its own Anna).
     name_key = NameKeyField(editable=False)
     league = models.ForeignKey(

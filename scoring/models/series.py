@@ -10,8 +10,8 @@ from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring.core.modes import SHAPES, Mode
 from scoring.models.leagues import League, Player, classic_rules
-from scoring.modes import SHAPES, Mode
 from scoring.rules import DEAL_TOTAL, Ruleset
 
 #: The most deals one series holds. A game to 12 is over within a few dozen deals; with eggs
@@ -20,8 +20,34 @@ from scoring.rules import DEAL_TOTAL, Ruleset
 MAX_DEALS = 300
 
 
+class Ending(models.TextChoices):
+    """How a series ended (``Series.ending``): its goat, or closed before it (RULES.md, "A game
+    that ends before the goat"); what each allows is decided in ``table.life``."""
+
+    NONE = "", _("still in play")
+    GOAT = "goat", _("played to the goat")
+    DEALS = "deals", _("played to its number of deals")
+    TIME = "time", _("played to its time")
+    CUT_SHORT = "cut", _("cut short by the organiser")
+
+    @property
+    def closed(self) -> bool:
+        """Closed before its goat: its result is the standing defeat points'."""
+        return self in (Ending.DEALS, Ending.TIME, Ending.CUT_SHORT)
+
+
+def counted(prefix: str = "") -> Q:
+    """The series whose result counts wherever results count (the league's standings and
+    ratings, head to head, a player's record), for a query on ``prefix``: ended, however
+    (``finished``: ``table.life``), with a deal played. A game closed before its first deal (a
+    table the organiser's finish found empty) is over but was never played: it counts nowhere,
+    as the evening's leaderboard counts only games with a deal."""
+    return Q(**{f"{prefix}finished": True, f"{prefix}deal_count__gt": 0})
+
+
 class Series(models.Model):
-    """A series (пулька): seats, frozen house rules and deals, played until a side is the goat."""
+    """A series (пулька): seats, frozen house rules and deals, played until a side is the goat or
+    until it is closed (a club night's round: its deals, its time, the organiser's finish)."""
 
     league = models.ForeignKey(
         League, on_delete=models.CASCADE, null=True, blank=True, related_name="series"
@@ -41,19 +67,20 @@ class Series(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
-    # Links: whoever holds the score link may record deals, the watch link only looks.
-    score_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
-    watch_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
-    # When each link was last renewed: a renewed link is not handed on to the holders of the
-    # links of the series this one is a rematch of (``access.followed_link``).
-    score_renewed_at = models.DateTimeField(null=True, blank=True)
-    watch_renewed_at = models.DateTimeField(null=True, blank=True)
+    # The table it is played at (``Table``): its phones' links show the game it plays now.
+    table = models.ForeignKey(
+        "scoring.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
 
-    # Derived by the engine's replay, rewritten with every change of a deal.
+    # Derived by the engine's replay and the series' closing (``table.life``), rewritten with
+    # every change of a deal or of its closing. ``finished``: it has a result (``ending`` says
+    # how: its goat, or closed before it), which counts wherever results count; ``finished_at``:
+    # when it ended; ``winner_side``: who won it (None: still in play, or a tie).
     deal_count = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=list)
     finished = models.BooleanField(default=False, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    ending = models.CharField(max_length=5, choices=Ending.choices, default="", blank=True)
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
     goat_sides = models.JSONField(default=list)
     eggs = models.PositiveIntegerField(default=0)
@@ -81,6 +108,13 @@ class Series(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(mode__in=Mode.values), name="series_mode_known"),
             models.CheckConstraint(condition=Q(first_dealer__lt=4), name="series_dealer_seat"),
+            # A result is what ended it: "finished" and "ending" are one fact, stored twice for
+            # the indexes that read "finished".
+            models.CheckConstraint(
+                condition=Q(finished=True, ending__in=["goat", "deals", "time", "cut"])
+                | Q(finished=False, ending=""),
+                name="series_finished_has_ending",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -197,6 +231,9 @@ class DealEvent(models.Model):
         RECORDED = "recorded", _("recorded")
         EDITED = "edited", _("edited")
         REMOVED = "removed", _("removed")
+        # A club night's substitute took a seat from deal ``number`` on (``before``/``after``:
+        # the seat's player then and now, ``events.services.seat_substitute``).
+        SUBSTITUTE = "substitute", _("substitute")
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField()
@@ -218,3 +255,43 @@ class DealEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} deal {self.number} of series {self.series_id}"
+
+
+class DealProposal(models.Model):
+    """A deal a phone kept while its game closed (a club night's round ended before it was
+    sent): proposed to the organiser, who adds it to the game as a correction or declines it.
+    The phone that sent it learns which by its one-time key."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("waiting for the organiser")
+        ACCEPTED = "accepted", _("added by the organiser")
+        DECLINED = "declined", _("declined by the organiser")
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="proposals")
+    # The deal form's one-time key: sent again, it finds this proposal (and, once accepted, the
+    # deal it became, which keeps the key).
+    entry_key = models.UUIDField(unique=True)
+    number = models.PositiveIntegerField()  # the deal number the phone typed it as
+    points = models.JSONField()  # per original side, None for a side out (as Deal's columns)
+    tricks = models.JSONField()
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    deal = models.ForeignKey(
+        Deal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["series", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "accepted", "declined"]),
+                name="proposal_state_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Proposed deal {self.number} of series {self.series_id}"

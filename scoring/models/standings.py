@@ -1,4 +1,4 @@
-"""The standings' running totals, folded by ``scoring.running_totals``."""
+"""The standings' running totals, folded by ``scoring.standings.running_totals``."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ Map to ``shared/RULES.md``:
 - "One deal (two / three sides)"   -> ``scoring`` (``score_deal``, ``base_defeat``)
 - "House rules", "Named presets"   -> ``ruleset`` (``Ruleset``, ``PRESETS``)
 - "A series and who is the goat"   -> ``series``  (``replay``, ``Series``)
+- "A game that ends before the goat" -> ``series`` (``standing_winner``, ``result_winner``)
 - deal-level figures per side      -> ``tally``   (``side_tallies``: played, won, naked, ...)
 - "At the table"                   -> ``table``   (who deals, who leads)
 """
@@ -16,7 +17,7 @@ from .deal import MAX_SIDES, Deal
 from .errors import InvalidDeal, InvalidRuleset
 from .ruleset import EGGS_CHOICES, ENDING_CHOICES, NAKED_CHOICES, PRESETS, Ruleset
 from .scoring import DealScore, score_deal
-from .series import DealOutcome, Series, SeriesState, replay
+from .series import DealOutcome, Series, SeriesState, replay, result_winner, standing_winner
 from .table import dealer_seat, first_leader_seat
 from .tally import SideTally, side_tallies
 
@@ -43,6 +44,8 @@ __all__ = [
     "dealer_seat",
     "first_leader_seat",
     "replay",
+    "result_winner",
     "score_deal",
     "side_tallies",
+    "standing_winner",
 ]

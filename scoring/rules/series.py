@@ -248,6 +248,26 @@ class Series:
         )
 
 
+def standing_winner(totals: Sequence[int]) -> int | None:
+    """The winner of a series closed before its goat (RULES.md, "A game that ends before the
+    goat": at its limit or by the organiser): the side with the fewest defeat points, if it is
+    alone there; None on a tie (won by nobody)."""
+    if not totals:
+        return None
+    fewest = min(totals)
+    leaders = [side for side, total in enumerate(totals) if total == fewest]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def result_winner(state: SeriesState, *, closed: bool) -> int | None:
+    """Who won the series: the engine's winner once it is over (the goat), else, once it is
+    closed, the side with the fewest defeat points (``standing_winner``); None while it is still
+    played, or on a tie."""
+    if state.finished:
+        return state.winner
+    return standing_winner(state.totals) if closed else None
+
+
 def replay(
     sides: int | Sequence[object],
     deals: Iterable[Deal | Sequence[int]],

@@ -13,20 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.cache import cache
-from django.http import HttpRequest
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scoring.access import SeriesAccess, followed_link, remember_created, remember_link
-from scoring.models import MAX_DEALS, Series
-from scoring.rulesets import rules_note
-from scoring.table import selectors
+from scoring.core.rulesets import rules_note
+from scoring.models import MAX_DEALS, Ending, Series
+from scoring.table import life, selectors
+from scoring.table.access import SCORE, SeriesAccess
 from scoring.table.deals import Edited, Entry, Recorded
 from scoring.table.forms import TYPED, DealForm, SeatNamesForm
-from scoring.table.offline import app_version, board_data
+from scoring.table.live import version_of
+from scoring.table.offline import board_data
 from scoring.table.scoreboard import (
     Scoreboard,
     build,
@@ -34,6 +32,7 @@ from scoring.table.scoreboard import (
     goat_title,
     page_title,
     score_line,
+    side_names,
     undone_summary,
 )
 
@@ -45,15 +44,31 @@ def load(series: Series) -> Scoreboard:
     return build(series, selectors.series_deals(series))
 
 
-def takes_deals(board: Scoreboard) -> bool:
-    """Whether the board offers a form for the next deal."""
-    series = board.series
-    return not (
-        board.state.finished
-        or board.next_number > MAX_DEALS
-        or board.limit_reached
-        or series.closed_at is not None
-    )
+def takes_deals(board: Scoreboard, *, correction: bool = False) -> bool:
+    """Whether the board offers a form for the next deal (``life.deal_refusal``; an organiser's
+    ``correction``: a deal missing from a closed round's game)."""
+    return life.deal_refusal(board.series, correction=correction) is None
+
+
+def posted_deal_form(series: Series, data: Mapping[str, Any]) -> DealForm:
+    """A deal form as a phone sent it, for the sides in play as the series' stored fields say
+    (every side but those out: its goat, at three players), named from its seats (read with
+    it). Whether they are the sides in play is for ``deals.deal_record`` to decide, under the
+    series' lock, where the deals are replayed once."""
+    seats = sorted(series.seats.all(), key=lambda seat: seat.position)
+    names = side_names(seats, series.shape.sides)
+    out = set(series.goat_sides or ())
+    return DealForm(data, sides=[(side, n) for side, n in enumerate(names) if side not in out])
+
+
+def outcome_board(outcome: Recorded) -> Scoreboard:
+    """The board after a deal form, from what ``deals.deal_record`` read and replayed under the
+    lock (read again only after a race its lock could not see: a unique key taken first)."""
+    series = outcome.series
+    selectors.load_seats(series)
+    if outcome.rows is None or outcome.state is None:
+        return build(series, selectors.series_deals(series))
+    return build(series, outcome.rows, outcome.state)
 
 
 def deal_form(
@@ -72,26 +87,7 @@ def deal_form(
     return DealForm(data, sides=sides, initial=initial)
 
 
-#: How long a board's body is kept: until a table's next deal or so. Its key names the versions
-#: it shows, so a change is never answered from an older one; a body not asked for expires.
-KEPT = 3 * 60
-
-
-@dataclass(frozen=True)
-class Body:
-    """The board inside its section, as every phone of one kind sees it at one version: the same
-    for all of a table's phones, so made once and kept (``context``). What is a phone's own, the
-    forms' CSRF token and the deal form's one-time key, is not in it: the page adds them to the
-    forms by their id (``scoring/series.html``)."""
-
-    title: str  # the page's title: the sides and their defeat points
-    html: str
-    deal_form: bool  # it holds the next deal's form (``id="deal-form"``)
-    undo: bool  # and an Undo button on the last deal (``id="undo-form"``)
-
-
 def context(
-    request: HttpRequest,
     access: SeriesAccess,
     *,
     board: Scoreboard | None = None,
@@ -103,90 +99,109 @@ def context(
 ) -> dict[str, Any]:
     """What ``scoring/series.html`` (or its ``scoreboard`` partial) shows of a series;
     ``evening``: the club night it is a game of (``events.tables.Evening``), which the board
-    names, and whose table's link the table's phone follows from round to round.
-
-    The board's body is rendered once per version for each kind of viewer and language, and kept
-    in Django's cache: after a deal, every other phone at the table asks for the same board. Not
-    kept: an answer with something of its own to say (a notice, a refused form, an undo) and a
-    finished game's (its rematch is looked up for this phone)."""
+    names. ``form``: a deal form to show again (refused, or kept from a deal taken meanwhile),
+    else the next deal's for whoever may score; ``undone``: the undo just made, offered back."""
     series = access.series
-    rematch = _rematch(request, access) if series.finished and not evening else None
-    parts = {
+    board = board or load(series)
+    changes = _changes(access)
+    correction = _correction(access)
+    if form is None and access.can_score and takes_deals(board, correction=correction):
+        form = deal_form(board)
+    if not notice and access.can_score and life.deal_refusal(series) is life.Stop.FULL:
+        notice = full_notice()  # why a series not over takes no deal: the board says no other
+    sides = series.shape.sides
+    shown: dict[str, Any] = {
         "access": access,
         "series": series,
         "evening": evening,
-        "rematch": rematch,
-        "changes": _changes(access),
-    }
-    if form is None and not notice and not undone and not series.finished:
-        key = _body_key(access, evening, parts["changes"])
-        body = cache.get(key)
-        if body is None:
-            body = _body(request, parts, board or load(series))
-            cache.set(key, body, KEPT)
-    else:
-        shown = board or load(series)
-        body = _body(request, parts, shown, form=form, notice=notice, undone=undone)
-    sides = series.shape.sides
-    return {
-        **parts,
-        "body": body,
-        "page_title": body.title,
+        "board": board,
+        "form": form,
+        "correction": correction,
+        "changes": changes,
+        "notice": notice,
+        "undone": _undone_offer(board) if undone else None,
+        "rematch": _rematch(series, evening),
+        "live": _live(access, evening),
+        "page_title": page_title(board),
         "sides_count": sides,
         "rules_note": rules_note(series.ruleset, sides=sides),
         "names_form": names_form or _names_form(access),
         "entry_key": uuid.uuid4(),  # the deal form's one-time key: fresh in every answer
     }
-
-
-def _body_key(access: SeriesAccess, evening: Any, changes: str) -> str:
-    """The body's key: the deploy (its build id and static files: ``app_version``), the series
-    (its id and when it was made: ids come again after a database is emptied) and the versions
-    it shows, who it is shown to, and in which language (the same for the page and for htmx)."""
-    series = access.series
-    made = series.created_at.timestamp()
-    shown = evening.version if evening is not None else series.version
-    viewer = f"{int(access.can_score)}{changes}{int(bool(evening and evening.link))}"
-    return f"board:{app_version()}:{series.pk}:{made}:{shown}:{viewer}:{get_language()}"
-
-
-def _body(
-    request: HttpRequest,
-    parts: dict[str, Any],
-    board: Scoreboard,
-    *,
-    form: DealForm | None = None,
-    notice: str = "",
-    undone: bool = False,
-) -> Body:
-    access = parts["access"]
-    if form is None and access.can_score and takes_deals(board):
-        form = deal_form(board)
-    if not notice and access.can_score and not board.state.finished:
-        # Why a series not over takes no deal, when the board does not say it otherwise.
-        notice = full_notice() if board.next_number > MAX_DEALS else ""
-    shown: dict[str, Any] = {
-        **parts,
-        "board": board,
-        "form": form,
-        "notice": notice,
-        "undone": _undone_offer(board) if undone else None,
-    }
     if access.can_score:
-        shown["phone_data"] = json.dumps(board_data(board))
-    if board.state.finished:
+        proposals = selectors.proposals_at(
+            series,
+            event_id=evening.event.pk if evening is not None else None,
+            table=evening.table.number if evening is not None else None,
+        )
+        shown["phone_data"] = json.dumps(
+            board_data(
+                board, proposals=proposals, club_night=evening is not None, correction=correction
+            )
+        )
+    if series.ending == Ending.GOAT:
         shown.update(_the_end(board))
-    html = mark_safe(render_to_string("scoring/series.html#board-body", shown, request))
-    undo = parts["changes"] == "any" and bool(board.deals)
-    return Body(page_title(board), html, deal_form=form is not None, undo=undo)
+    return shown
+
+
+@dataclass(frozen=True)
+class Live:
+    """Where a board asks for news, and the version it shows (``table.live``)."""
+
+    url: str  # the table's live view: its page's address, then "live/"
+    version: str
+
+
+def _live(access: SeriesAccess, evening: Any) -> Live | None:
+    """How this board keeps up: through its table's live view, while the game is the one its
+    table plays now (after a rematch or the next round, the table's page shows that one). A
+    phone at the table asks with the link in its address; anyone else who may see the game
+    with the link of the table they hold, else the one their role gives (the watch link for
+    whoever may not score). None: a game of the past, which does not change by itself."""
+    series = access.series
+    table = series.table
+    if table is None or table.series_id != series.pk:
+        return None
+    token = access.token or live_token(access)
+    if token is None:
+        return None
+    event = evening.event if evening is not None else None
+    return Live(reverse("table_live", args=[token]), version_of(event, series))
+
+
+def page_url(access: SeriesAccess) -> str:
+    """Where the game is shown to ``access``: its table's page while the table plays it (the
+    page that follows the table's next game), else its own page."""
+    table = access.table
+    token = access.token or live_token(access)
+    if table is None or table.series_id != access.series.pk or token is None:
+        return access.series.get_absolute_url()
+    return reverse("table_link", args=[token])
+
+
+def live_token(access: SeriesAccess) -> str | None:
+    """The link of its table through which ``access`` follows the game: the one held, else the
+    score link for whoever may score, else the watch link (None when that one is revoked)."""
+    table = access.table
+    if table is None:
+        return None
+    if access.link == SCORE or (access.link is None and access.can_score):
+        return table.score_token or table.watch_token
+    return table.watch_token
 
 
 def _changes(access: SeriesAccess) -> str:
     """What the deals' rows offer: "any" (edit, and undo the last), "edit" (an organiser's
-    correction of a closed club-night table), or nothing."""
-    if access.series.closed_at is None:
-        return "any" if access.can_score else ""
-    return "edit" if access.can_manage else ""
+    correction of a closed club-night table), or nothing (``life``)."""
+    series = access.series
+    if not access.can_score or life.changes_refusal(series, organiser=access.can_manage):
+        return ""
+    return "any" if life.takes_undo(series) else "edit"
+
+
+def _correction(access: SeriesAccess) -> bool:
+    """Whether this board's deal form is an organiser's correction of a closed series."""
+    return access.can_manage and access.series.closed_at is not None
 
 
 def full_notice() -> str:
@@ -229,19 +244,13 @@ def _the_end(board: Scoreboard) -> dict:
     }
 
 
-def _rematch(request: HttpRequest, access: SeriesAccess) -> Series | None:
-    """The rematch of a finished series, if one was started; a phone that holds a link to this
-    series gets the same kind of link to the rematch (the same table), unless the rematch's
-    link was renewed since. The game's creator stays its creator, whoever tapped "Rematch"."""
-    rematch = access.series.rematches.order_by("pk").first()
-    if rematch is None or rematch.league_id is not None or access.link is None:
-        return rematch
-    token = followed_link(rematch, access.link)
-    if token is not None:
-        remember_link(request, rematch, token)  # never a watch link over a score link
-    if access.can_manage:
-        remember_created(request, rematch)
-    return rematch
+def _rematch(series: Series, evening: Any) -> Series | None:
+    """The rematch of a game over with its goat, once one was started (none at a club night:
+    the organiser's next round seats every table again). Whoever may see this game and
+    holds its table's link sees the rematch there too: the table plays it now."""
+    if series.ending != Ending.GOAT or evening is not None:
+        return None
+    return series.rematches.order_by("pk").first()
 
 
 def outcome_notice(outcome: Recorded, board: Scoreboard, number: int) -> str:

@@ -14,21 +14,21 @@ from __future__ import annotations
 import enum
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring import rules
-from scoring.models import MAX_DEALS, Deal, DealEvent, Series
+from scoring.models import Deal, DealEvent, Series
+from scoring.table import life
 from scoring.table.replays import engine_series, replay_rows, row_snapshot, row_values
 from scoring.table.selectors import entry_key_use, last_undone
 from scoring.table.services import account_of, deal_logged, series_locked, series_refresh
 
 #: How an organiser's change to a closed series is kept in the change log (``DealEvent.via``).
-CORRECTION = "correction"
+CORRECTION = life.CORRECTION
 
 
 class DealConflict(Exception):
@@ -73,6 +73,10 @@ class Recorded:
     deal: Deal | None = None
     error: rules.InvalidDeal | None = None
     sent: dict[str, Any] | None = None
+    #: The deals as read and replayed under the lock (the new one included), and the engine's
+    #: state after them: the answer's board is built from them, not replayed again.
+    rows: Sequence[Deal] | None = field(default=None, repr=False)
+    state: rules.SeriesState | None = field(default=None, repr=False)
 
     @property
     def created(self) -> bool:
@@ -87,57 +91,24 @@ class Recorded:
 
 def _entry(
     series: Series,
-    running: rules.Series,
     rows: Sequence[Deal],
     *,
     number: int,
     entry_key: uuid.UUID | None,
-    now: datetime,
+    correction: bool,
 ) -> tuple[Entry, int | None]:
     """What a deal form for deal ``number`` with ``entry_key`` asks of the series (read under
-    its lock): the one place this is decided. With RETRY comes the recorded deal's id."""
+    its lock): the form's own part is decided here, the series' (may it take a deal?) by
+    ``life.deal_refusal``. With RETRY comes the recorded deal's id."""
     used = entry_key_use(entry_key) if entry_key is not None else None
     if used is not None:
         if used.series_id != series.pk:
             return Entry.STALE, None  # a form of another series: nothing here is its deal
         return (Entry.SPENT, None) if used.undone else (Entry.RETRY, used.pk)
-    next_number = len(rows) + 1
-    if number != next_number:
+    if number != len(rows) + 1:
         return Entry.STALE, None
-    if running.state.finished:
-        return Entry.OVER, None
-    if series.deal_limit is not None and next_number > series.deal_limit:
-        return Entry.LIMIT, None
-    if _closed(series, rows, now):
-        return Entry.CLOSED, None
-    if next_number > MAX_DEALS:
-        return Entry.FULL, None
-    return Entry.NEW, None
-
-
-def _closed(series: Series, rows: Sequence[Deal], now: datetime) -> bool:
-    """Whether the series takes no more deals because its round is over: closed by the
-    organiser or by its deal limit, or its round's time is up and the deal that was being
-    played then has been recorded (a deal recorded at or after ``closes_at``)."""
-    if series.closed_at is not None:
-        return True
-    if series.closes_at is None or now < series.closes_at:
-        return False
-    return bool(rows) and rows[-1].created_at >= series.closes_at
-
-
-def _closes_after(series: Series, deal_count: int, now: datetime) -> bool:
-    """Whether the deal just recorded closes the series: its round's last deal (the deal limit),
-    or the deal that was being played when the round's time ran out."""
-    if series.deal_limit is not None and deal_count >= series.deal_limit:
-        return True
-    return series.closes_at is not None and now >= series.closes_at
-
-
-def _open(series: Series, *, correction: bool = False) -> None:
-    """Refuse a change to a closed series, but an organiser's correction."""
-    if series.closed_at is not None and not correction:
-        raise SeriesClosed(f"series {series.pk} is closed")
+    stop = life.deal_refusal(series, correction=correction)
+    return (Entry.NEW, None) if stop is None else (Entry(stop.value), None)
 
 
 def _rows(series: Series) -> list[Deal]:
@@ -154,55 +125,37 @@ def deal_record(
     entry_key: uuid.UUID | None = None,
     user=None,
     via: str = "",
+    organiser: bool = False,
 ) -> Recorded:
     """Record deal ``number`` of a series (card points for the original ``sides``, in order; by
     default the sides in play; None: points that did not parse, refused if it comes to them), or
     say why not: everything is decided here, under the series' lock (``Recorded.entry``). A
     retried form gets its deal back (``sent`` says when it carried other points); a form for a
     deal another device recorded meanwhile, a spent key, a series over, full or closed, and card
-    points the rules refuse change nothing."""
+    points the rules refuse change nothing. ``organiser``: the person may organise the series'
+    league: a closed series then takes the deal as a correction (a deal missing from its round),
+    kept in the change log as one."""
     try:
         with transaction.atomic():
             series = series_locked(series_id)
             rows = _rows(series)
             running = engine_series(series, rows)
-            now = timezone.now()
-            entry, recorded_pk = _entry(
-                series, running, rows, number=number, entry_key=entry_key, now=now
-            )
-            sides = running.in_play if sides is None else tuple(sides)
-            if entry is Entry.RETRY and recorded_pk is not None:
-                return _retried(series, Deal.objects.get(pk=recorded_pk), sides, points, tricks)
-            if entry is not Entry.NEW:
-                return Recorded(series, entry)
-            if points is None:
-                return Recorded(series, Entry.REFUSED)  # the form says what is wrong
-            if sides != running.in_play:
-                return Recorded(series, Entry.STALE)  # a form for the sides once in play
-            try:
-                deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
-                running.add(deal)
-            except rules.InvalidDeal as error:
-                return Recorded(series, Entry.REFUSED, error=error)
-            row = Deal.objects.create(
-                series=series,
-                number=number,
-                entry_key=entry_key,
-                recorded_by=account_of(user),
-                **row_values(deal, sides),
-            )
-            deal_logged(
+            decided = _decide(
                 series,
-                number,
-                DealEvent.Action.RECORDED,
-                after=row_snapshot(row),
+                rows,
+                running,
+                number=number,
+                points=points,
+                tricks=tricks,
+                sides=sides,
+                entry_key=entry_key,
                 user=user,
                 via=via,
+                organiser=organiser,
             )
-            if _closes_after(series, number, now):
-                series.closed_at = now
-            series_refresh(series, running.state)
-            return Recorded(series, entry, row)
+            if decided.deal is not None and decided.created:
+                rows = [*rows, decided.deal]
+            return replace(decided, rows=rows, state=running.state)
     except IntegrityError:
         # Another transaction took this deal number or this entry key first.
         series = Series.objects.get(pk=series_id)
@@ -211,6 +164,62 @@ def deal_record(
             if earlier is not None:
                 return _retried(series, earlier, sides or _sides(earlier), points, tricks)
         return Recorded(series, Entry.STALE)
+
+
+def _decide(
+    series: Series,
+    rows: list[Deal],
+    running: rules.Series,
+    *,
+    number: int,
+    points: Sequence[int] | None,
+    tricks: Sequence[bool] | None,
+    sides: Sequence[int] | None,
+    entry_key: uuid.UUID | None,
+    user,
+    via: str,
+    organiser: bool,
+) -> Recorded:
+    """``deal_record``'s decision under the lock, the deal written when it is the next one."""
+    now = timezone.now()
+    correction = organiser and series.closed_at is not None
+    entry, recorded_pk = _entry(
+        series, rows, number=number, entry_key=entry_key, correction=correction
+    )
+    sides = running.in_play if sides is None else tuple(sides)
+    if entry is Entry.RETRY and recorded_pk is not None:
+        return _retried(series, Deal.objects.get(pk=recorded_pk), sides, points, tricks)
+    if entry is not Entry.NEW:
+        return Recorded(series, entry)
+    if points is None:
+        return Recorded(series, Entry.REFUSED)  # the form says what is wrong
+    if sides != running.in_play and len(sides) == len(running.in_play):
+        return Recorded(series, Entry.STALE)  # a form for the sides once in play
+    try:
+        # Points for more or fewer sides than are in play: the engine says so.
+        deal = rules.Deal(tuple(points), None if tricks is None else tuple(tricks))
+        running.add(deal)
+    except rules.InvalidDeal as error:
+        return Recorded(series, Entry.REFUSED, error=error)
+    row = Deal.objects.create(
+        series=series,
+        number=number,
+        entry_key=entry_key,
+        recorded_by=account_of(user),
+        **row_values(deal, tuple(sides)),
+    )
+    deal_logged(
+        series,
+        number,
+        DealEvent.Action.RECORDED,
+        after=row_snapshot(row),
+        user=user,
+        via=CORRECTION if correction else via,
+    )
+    if life.closes_after(series, deal_count=number, now=now):
+        series.closed_at = now
+    series_refresh(series, running.state)
+    return Recorded(series, entry, row)
 
 
 def _sides(deal: Deal) -> tuple[int, ...]:
@@ -247,12 +256,13 @@ def deal_edit(
     tricks: Sequence[bool] | None,
     user=None,
     via: str = "",
-    correction: bool = False,
+    organiser: bool = False,
 ) -> Edited:
     """Change an earlier deal; everything after it is scored again.
 
     A closed series (its club night's round is over) raises ``SeriesClosed`` but for an
-    organiser's ``correction``, which the change log keeps as one (``via``).
+    ``organiser`` (``life.changes_refusal``, decided here under the lock), whose change the
+    change log keeps as a correction.
 
     ``version`` is the series' version the edit form was shown at: if the series has changed
     since, ``DealConflict`` is raised and nothing changes (the other device's change stands),
@@ -261,7 +271,9 @@ def deal_edit(
     example the series would now end before it), and changes nothing then.
     """
     series = series_locked(series_id)
-    _open(series, correction=correction)
+    if life.changes_refusal(series, organiser=organiser) is not None:
+        raise SeriesClosed(f"series {series.pk} is closed")
+    correction = series.closed_at is not None
     stale = series.version != version
     rows = _rows(series)
     if not 1 <= number <= len(rows):
@@ -311,7 +323,8 @@ def deal_undo(*, series_id: int, number: int, version: int, user=None, via: str 
     deal its phone has not seen. The removed deal's one-time key stays spent (``Entry.SPENT``).
     """
     series = series_locked(series_id)
-    _open(series)
+    if not life.takes_undo(series):
+        raise SeriesClosed(f"series {series.pk} is closed")
     if series.version != version:
         raise DealConflict(f"series {series.pk} changed since the undo button was shown")
     rows = _rows(series)
@@ -346,7 +359,8 @@ def deal_redo(*, series_id: int, number: int, version: int, user=None, via: str 
     without a one-time key: the key of the form that first recorded it stays spent.
     """
     series = series_locked(series_id)
-    _open(series)
+    if not life.takes_undo(series):
+        raise SeriesClosed(f"series {series.pk} is closed")
     event = last_undone(series) if series.version == version else None
     # A removed deal's event holds the deal as it was (``before``); one without it has nothing.
     before = event.before if event is not None and event.number == number else None

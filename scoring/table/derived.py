@@ -19,12 +19,14 @@ from typing import Any
 from django.db import models
 
 from scoring import rules
+from scoring.models import Ending
 
 #: The derived fields of ``Series`` and of ``Seat``, in the order ``derived_values`` gives them.
 SERIES_FIELDS = (
     "deal_count",
     "totals",
     "finished",
+    "ending",
     "winner_side",
     "goat_sides",
     "eggs",
@@ -55,13 +57,19 @@ class Derived:
         return self.sides[side]
 
 
-def derived_values(state: rules.SeriesState) -> Derived:
-    """The derived ``Series`` and ``Seat`` field values of a series in ``state``."""
+def derived_values(state: rules.SeriesState, ending: str | None = None) -> Derived:
+    """The derived ``Series`` and ``Seat`` field values of a series in ``state`` that ended so
+    (``table.life.ending_of``); None for a series that was never closed (its goat, or still in
+    play), as the bulk writers' are."""
+    if ending is None:
+        ending = Ending.GOAT if state.finished else Ending.NONE
+    winner = rules.result_winner(state, closed=Ending(ending).closed)
     series = {
         "deal_count": len(state.deals),
         "totals": list(state.totals),
-        "finished": state.finished,
-        "winner_side": state.winner,
+        "finished": bool(ending),
+        "ending": ending,
+        "winner_side": winner,
         "goat_sides": list(state.goats),
         "eggs": state.eggs,
         "multiplier": state.multiplier,
@@ -70,7 +78,7 @@ def derived_values(state: rules.SeriesState) -> Derived:
         {
             "total": state.totals[side],
             "is_goat": side in state.goats,
-            "is_winner": state.winner == side,
+            "is_winner": winner == side,
             "deals_played": tally.played,
             "deals_won": tally.won,
             "deals_lost": tally.lost,

@@ -10,10 +10,10 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import rules
+from scoring.core.modes import SHAPES, Mode
+from scoring.core.names import name_clean, name_key
+from scoring.core.rulesets import HouseRulesForm
 from scoring.models import MAX_DEALS, MAX_NAME
-from scoring.modes import SHAPES, Mode
-from scoring.names import name_clean, name_key
-from scoring.rulesets import HouseRulesForm
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

@@ -16,7 +16,7 @@ from django.db.models import Prefetch
 
 from scoring import rules
 from scoring.models import Deal, Seat, Series
-from scoring.table import services
+from scoring.table import life, services
 from scoring.table.derived import derived_values
 from scoring.table.replays import replay_rows
 
@@ -35,9 +35,13 @@ class Finding:
         return f"series {self.series_id}: " + "; ".join(self.problems)
 
 
-def _differences(series: Series, seats: list[Seat], state: rules.SeriesState) -> list[str]:
-    """Each stored derived value that is not what ``series_refresh`` would store for ``state``."""
-    derived = derived_values(state)
+def _differences(
+    series: Series, seats: list[Seat], state: rules.SeriesState, deals: list[Deal]
+) -> list[str]:
+    """Each stored derived value that is not what ``series_refresh`` would store for ``state``
+    (and the series' closing: ``life.ending_of``)."""
+    last = deals[-1].created_at if deals else None
+    derived = derived_values(state, life.ending_of(series, state, last_deal_at=last))
     problems = [
         f"{name} is {getattr(series, name)!r}, the replay says {value!r}"
         for name, value in derived.series.items()
@@ -64,7 +68,7 @@ def series_check(series: Series, deals: list[Deal], seats: list[Seat]) -> Findin
         state = replay_rows(series, deals)
     except (rules.InvalidDeal, KeyError, ValueError, TypeError) as error:
         return Finding(series.pk, [f"its deals cannot be replayed: {error}"], False)
-    problems = _differences(series, seats, state)
+    problems = _differences(series, seats, state, deals)
     return Finding(series.pk, problems) if problems else None
 
 

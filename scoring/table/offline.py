@@ -5,8 +5,9 @@ The service worker (``templates/scoring/sw.js``, served at ``/sw.js`` so that it
 whole site) keeps the app shell in a cache named after ``app_version()``: a deploy that changes
 any shell file, or the ``APP_VERSION`` setting, changes the name, and the new worker deletes the
 old cache when it takes over. It keeps the scoreboards this phone opened in a cache named after
-the ``X-Kozel-Viewer`` header of the page (``ViewerMiddleware``), so a page of one account is
-never shown to another: a page of another viewer, a login and a logout clear that cache.
+the ``X-Kozel-Viewer`` header of the page (``web.middleware.ViewerMiddleware``), so a page of
+one account is never shown to another: a page of another viewer, a login and a logout clear
+that cache.
 
 A scoring phone's board carries ``board_data``: the house rules, the seats and each recorded
 deal's raw points and tricks, which offline.js replays with kozel-rules.js to score the deals it
@@ -17,17 +18,15 @@ keeps. A deal counts as recorded on the phone only on an answer that says so
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.crypto import salted_hmac
 
+from scoring.table import life
 from scoring.table.replays import entered_sides
 from scoring.table.scoreboard import Scoreboard
 
@@ -45,10 +44,11 @@ ICONS = (
     ("img/app/icon-512.png", "512x512", "any"),
     ("img/app/icon-maskable-512.png", "512x512", "maskable"),
 )
-VIEWER_HEADER = "X-Kozel-Viewer"
 #: On the answer to a deal form whose deal is on the record (new, or found again by its key):
 #: its number. Only such an answer takes a waiting deal off the phone.
 RECORDED_HEADER = "X-Kozel-Recorded"
+#: On the answer to a deal sent to the organiser as a proposal (``table.proposals``): its key.
+PROPOSED_HEADER = "X-Kozel-Proposed"
 
 
 @cache
@@ -74,39 +74,18 @@ def shell_urls() -> list[str]:
     return [static(name) for name in SHELL_FILES]
 
 
-def viewer(request: HttpRequest) -> str:
-    """Who a page is for, as the service worker files it: an account (a keyed digest of its id,
-    never the id itself), or "anon" for a phone that is not logged in."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return "anon"
-    return salted_hmac("scoring.offline.viewer", str(user.pk)).hexdigest()[:16]
-
-
-class ViewerMiddleware:
-    """Names the viewer of every HTML page in ``X-Kozel-Viewer`` for the service worker (htmx's
-    partials aside: the worker keeps pages a phone navigated to)."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        # Pages the worker may keep only: not htmx's partials (a poll's 204 then reads no
-        # session), nor a server's error page (nobody's page; when the database is what failed,
-        # asking whose it is would wait for the database once more).
-        if (
-            response.status_code < 500
-            and not getattr(request, "htmx", False)
-            and response.get("Content-Type", "").startswith("text/html")
-        ):
-            response[VIEWER_HEADER] = viewer(request)
-        return response
-
-
-def board_data(board: Scoreboard) -> dict[str, Any]:
-    """The scoreboard as the phone's engine replays it: the same deals, the same rules."""
+def board_data(
+    board: Scoreboard, *, proposals: list[dict], club_night: bool, correction: bool = False
+) -> dict[str, Any]:
+    """The scoreboard as the phone's engine replays it: the same deals, the same rules; whether
+    the game takes a next deal and why not (``life.deal_refusal``: what the phone cannot decide
+    alone, such as a round the organiser closed), and the deals proposed to the organiser from
+    this table with what became of each (``proposals``: ``selectors.proposals_at``);
+    ``club_night``: whether it is a club night's game, whose organiser decides them;
+    ``correction``: the board's deal form is an organiser's correction of a closed game, which
+    neither its closing nor its round's deal limit stops."""
     series = board.series
+    stop = life.deal_refusal(series, correction=correction)
     shape = series.shape
     deals = []
     for row in board.rows:
@@ -119,10 +98,13 @@ def board_data(board: Scoreboard) -> dict[str, Any]:
         "version": series.version,
         "next": board.next_number,
         # A club night's round of N deals: the phone takes no deal past it, offline too; nor
-        # any once the round is over at the table.
-        "limit": series.deal_limit,
-        "closed": series.closed_at is not None,
+        # any once the game takes none ("stop": over, full, limit, closed).
+        "limit": None if correction else series.deal_limit,
+        "stop": stop.value if stop is not None else "",
         "url": reverse("deal_record", args=[series.pk]),
+        # Only a club night's game has an organiser to propose a kept deal to (``life``).
+        "proposeUrl": reverse("deal_propose", args=[series.pk]) if club_night else "",
+        "proposals": proposals,
         "rules": board.state.rules.to_dict(),
         "sides": shape.sides,
         "seatSides": list(shape.seat_sides),

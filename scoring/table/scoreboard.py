@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import rules
-from scoring.models import Deal, Seat, Series
+from scoring.models import Deal, Ending, Seat, Series
 from scoring.rules.table import dealer_seat, first_leader_seat
 from scoring.table.replays import replay_rows
 
@@ -110,13 +110,6 @@ class Scoreboard:
         """The most deals the series takes (a club night's round of N deals), if it has one."""
         return self.series.deal_limit
 
-    @property
-    def limit_reached(self) -> bool:
-        """A series not over that holds its ``deal_limit`` deals: the round's deals are played,
-        and the organiser's finishing the round scores it."""
-        limit = self.series.deal_limit
-        return limit is not None and not self.state.finished and self.next_number > limit
-
 
 def side_names(seats: list[Seat], sides: int) -> list[str]:
     """Each side's name: its player, or both partners for a team."""
@@ -174,6 +167,7 @@ def build(
     shape = series.shape
     names = side_names(seats, shape.sides)
     target = state.rules.target
+    won = rules.result_winner(state, closed=Ending(series.ending).closed)
     sides = [
         SideView(
             index=side,
@@ -183,7 +177,7 @@ def build(
             bar=min(state.totals[side], target),
             out=side in state.out,
             goat=side in state.goats,
-            winner=state.winner == side,
+            winner=won == side,
         )
         for side in range(shape.sides)
     ]
@@ -206,7 +200,7 @@ def build(
         leader=leader,
         next_number=len(rows) + 1,
         goats=joined([names[side] for side in state.goats]),
-        winner=names[state.winner] if state.winner is not None else "",
+        winner=names[won] if won is not None else "",
     )
 
 

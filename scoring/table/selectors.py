@@ -1,4 +1,4 @@
-"""Reads that are more than a ``.get()``: what a request may see, in as few queries as possible."""
+"""Reads that are more than a ``.get()``: what a visitor may see, in as few queries as possible."""
 
 from __future__ import annotations
 
@@ -6,29 +6,26 @@ import uuid
 from typing import NamedTuple
 
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
-from django.http import Http404, HttpRequest
+from django.http import Http404
 
-from scoring.access import (
-    SeriesAccess,
-    created_series_ids,
-    held_tables,
-    held_tokens,
-    series_access,
-)
-from scoring.models import Deal, DealEvent, EventTableLink, Player, Seat, Series
+from scoring.core.visitors import Visitor
+from scoring.models import Deal, DealEvent, DealProposal, Player, Seat, Series, Table
+from scoring.table.access import SeriesAccess, series_access
 
 
-def visible_series_filter(request: HttpRequest) -> Q:
-    """Series of the user's leagues, and quick games this browser started or holds a live link
-    for (as ``access.series_access`` decides)."""
+def visible_series_filter(visitor: Visitor) -> Q:
+    """Series of the visitor's leagues, and the games of the kitchen and club tables whose link
+    this browser opened or which it started (as ``access.series_access`` decides)."""
     condition = Q(pk__in=[])
-    for pk, token in held_tokens(request).items():
-        condition |= Q(pk=pk) & (Q(score_token=token) | Q(watch_token=token))
-    created = created_series_ids(request)
-    if created:
-        condition |= Q(pk__in=created, league__isnull=True)
-    if request.user.is_authenticated:
-        condition |= Q(league__memberships__user=request.user)
+    tokens = list(visitor.links)
+    if tokens:
+        held = Q(table__score_token__in=tokens) | Q(table__watch_token__in=tokens)
+        condition |= held & Q(table__in=set(visitor.links.values()))
+    if visitor.started:
+        condition |= Q(table__in=visitor.started, league__isnull=True)
+    if visitor.user is not None:
+        condition |= Q(created_by=visitor.user, league__isnull=True)
+        condition |= Q(league__memberships__user=visitor.user)
     return condition
 
 
@@ -55,45 +52,56 @@ def series_deals(series: Series) -> list[Deal]:
     return list(Deal.objects.filter(series=series).only(*DEAL_FIELDS).order_by("number"))
 
 
-def visible_series(request: HttpRequest) -> QuerySet[Series]:
-    return Series.objects.filter(visible_series_filter(request)).distinct()
+def visible_series(visitor: Visitor) -> QuerySet[Series]:
+    return Series.objects.filter(visible_series_filter(visitor)).distinct()
 
 
-def known_players(request: HttpRequest) -> QuerySet[Player]:
+def known_players(visitor: Visitor) -> QuerySet[Player]:
     """Players this browser or user has played with, for picking names in a new game."""
-    return Player.objects.filter(seats__series__in=visible_series(request)).distinct()
+    return Player.objects.filter(seats__series__in=visible_series(visitor)).distinct()
 
 
 def series_with_seats(pk: int) -> Series:
-    return with_seats(Series.objects.select_related("league")).get(pk=pk)
+    return with_seats(Series.objects.select_related("league", "table")).get(pk=pk)
 
 
-def series_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
-    """A series with its seats and what this request may do with it; 404 if it may not see it."""
+def series_seen(visitor: Visitor, pk: int) -> SeriesAccess:
+    """A series with its seats and what ``visitor`` may do with it; 404 if they may not see it."""
     try:
         series = series_with_seats(pk)
     except Series.DoesNotExist:
         raise Http404("No such series.") from None
-    return series_access(request, series)
+    return series_access(visitor, series)
 
 
-def series_at_table(request: HttpRequest, link: EventTableLink) -> SeriesAccess:
-    """The round's game at a club-night table whose link this browser opened (``link_for``
-    loaded it with its series), and what this request may do with it. Its seats are read with
-    its deals, when the board is not kept already (``board.context``)."""
-    series = link.series
-    if series is None or link.token not in held_tables(request):  # the views ask both first
+def table_for(token: str) -> Table | None:
+    """The table one of whose links is ``token``, with its club night, league and the game it
+    plays now (with its league and seats); None for a link that names nothing (renewed,
+    revoked, or never one)."""
+    tables = Table.objects.select_related("event__league", "series__league").filter(
+        Q(score_token=token) | Q(watch_token=token)
+    )
+    try:
+        table = tables.get()  # not .first(), whose ordering costs a poll 1 ms
+    except (Table.DoesNotExist, Table.MultipleObjectsReturned):
+        return None
+    if table.series is not None:
+        table.series.table = table  # the game's table is this one, with its links
+    return table
+
+
+def is_club_table(table_id: int) -> bool:
+    """Whether the table ``table_id`` is a club night's (its links are the organiser's)."""
+    return Table.objects.filter(pk=table_id, event__isnull=False).exists()
+
+
+def series_at_table(visitor: Visitor, table: Table, token: str) -> SeriesAccess:
+    """The game ``table`` plays now (``table_for`` loaded it) and what ``visitor``, at its page
+    through ``token``, may do with it. Its seats are read with its deals (``board.load``)."""
+    series = table.series
+    if series is None:  # the views ask first
         raise Http404("No game at this table.")
-    return series_access(request, series, table_link=link)
-
-
-def series_head_for_request(request: HttpRequest, pk: int) -> SeriesAccess:
-    """The series row alone and what this request may do with it (the live poll, which reads
-    nothing more while nothing changed); 404 as above."""
-    series = Series.objects.filter(pk=pk).first()
-    if series is None:
-        raise Http404("No such series.")
-    return series_access(request, series)
+    return series_access(visitor, series, token=token)
 
 
 class KeyUse(NamedTuple):
@@ -151,3 +159,19 @@ def last_undone(series: Series) -> DealEvent | None:
     if event.number != series.deal_count + 1 or not event.before:
         return None
     return event
+
+
+def proposals_at(series: Series, *, event_id: int | None, table: int | None) -> list[dict]:
+    """The deals proposed to the organiser from this game's table (a club night's: every
+    round's game at that table number, for a phone that moved on to the next round), as the
+    phone's offline data says them: its key, the number it was typed as, what became of it."""
+    found = DealProposal.objects.filter(series=series)
+    if event_id is not None and table is not None:
+        found = DealProposal.objects.filter(
+            series__event_table__round__event_id=event_id, series__event_table__number=table
+        )
+    rows = found.order_by("pk").values_list("entry_key", "number", "state", "deal__number")
+    return [
+        {"key": str(key), "number": number, "state": state, "deal": deal}
+        for key, number, state, deal in rows
+    ]

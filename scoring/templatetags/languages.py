@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.languages import offered
+from scoring.accounts.languages import offered
 
 register = template.Library()
 

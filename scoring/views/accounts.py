@@ -1,6 +1,9 @@
 """Accounts: sign up here; log in, log out and the password flows are Django's own views.
 
-Too many failed log-ins answer ``accounts/locked_out.html`` (429, saying why: ``scoring.logins``).
+Too many failed log-ins answer ``accounts/locked_out.html`` (429, saying why:
+``scoring.web.logins``, and every way back this site has). A login link
+(``scoring.accounts.login_links``) lets its account's owner in from any browser, whatever
+strangers tried.
 A site that sends no mail offers no password reset: its page says so and who to ask instead.
 """
 
@@ -17,16 +20,20 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.generic.edit import FormMixin
 from django.views.i18n import set_language
 
-from scoring import languages, logins, privacy
-from scoring.accounts import AccountDeleteForm, SignupForm
+from scoring.accounts import languages, login_links, privacy
+from scoring.accounts.forms import AccountDeleteForm, SignupForm
 from scoring.leagues.selectors import user_memberships
 from scoring.models import Export
-from scoring.throttle import signed_up, signup_refusal
+from scoring.sharing.codes import qr_svg
 from scoring.views import TOO_MANY, UNPROCESSABLE, LoggedInRequest, exports
+from scoring.web import logins
+from scoring.web.middleware import mark_secret
+from scoring.web.throttle import signed_up, signup_refusal
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -128,6 +135,53 @@ def account_delete(request: LoggedInRequest) -> HttpResponse:
     return render(request, "registration/account_delete.html", context, status=status)
 
 
+def locked_out(request: HttpRequest, reason: str) -> HttpResponse:
+    """A refused log-in: why, and every way back this site has (429)."""
+    context = {"reason": reason, **_help()}
+    return render(request, "accounts/locked_out.html", context, status=TOO_MANY)
+
+
+def axes_locked_out(request: HttpRequest, original_response=None, credentials=None):
+    """django-axes' answer (``AXES_LOCKOUT_CALLABLE``) to the failure that locks a username at a
+    network; later attempts there are refused before it is asked (``logins.login_refusal``)."""
+    return locked_out(request, logins.network_locked())
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def login_link(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:
+    """A login link: a GET shows whose account it opens and one button (it writes nothing, and a
+    messenger's preview of the link does not spend it); the POST logs in and makes this browser
+    one the account knows, so its next log-ins get in whatever strangers try."""
+    user = login_links.login_link_user(uidb64=uidb64, token=token)
+    if user is None:
+        status = UNPROCESSABLE if request.method == "POST" else 200
+        return render(request, "accounts/login_link.html", {"account": None}, status=status)
+    if request.method != "POST":
+        return render(request, "accounts/login_link.html", {"account": user.get_username()})
+    login(request, user, backend=BACKEND)  # a new last log-in: the link works no more
+    response = redirect("account")
+    languages.account_language_apply(user, response)
+    logins.browser_remember(request, response, user.get_username())
+    messages.success(
+        request, _("You are logged in. This browser can log in to your account from now on.")
+    )
+    return response
+
+
+@never_cache
+@login_required
+@require_POST
+def login_link_new(request: LoggedInRequest) -> HttpResponse:
+    """A login link for another browser of mine, shown once (made on a POST, never on a GET)."""
+    url = request.build_absolute_uri(login_links.login_link_path(user=request.user))
+    mark_secret(request)
+    # Drawn afresh (past qr_svg's cache): a login link is kept in no process's memory.
+    qr = qr_svg.__wrapped__(url, _("QR code of the login link"))
+    context = {"url": url, "days": login_links.days_valid(), "qr": qr}
+    return render(request, "accounts/login_link_new.html", context)
+
+
 class Unprocessable(FormMixin):
     """Django's auth views answer an invalid form with 200; the house answer is 422."""
 
@@ -143,8 +197,7 @@ class LoginView(Unprocessable, auth.LoginView):
     def post(self, request, *args, **kwargs):
         username = request.POST.get("username", "")
         if refusal := logins.login_refusal(request, username):
-            context = {"reason": refusal}
-            return render(request, "accounts/locked_out.html", context, status=TOO_MANY)
+            return locked_out(request, refusal)  # no password checked: counted nowhere
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):

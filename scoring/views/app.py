@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import rjsmin
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,6 +16,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from scoring.table import offline
+from scoring.web.middleware import VIEWER_HEADER
 
 THEME_LIGHT = "#1d5c3a"  # the header bar (app.css)
 
@@ -55,17 +58,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "version": offline.app_version(),
         "shell": offline.shell_urls(),
         "offline": reverse("offline"),
-        "pages": r"^/series/\d+/$",
+        "pages": r"^/(series/\d+|tables/[A-Za-z0-9_-]{22,64})/$",
         "forget": [reverse("login"), reverse("logout")],
-        "viewerHeader": offline.VIEWER_HEADER,
+        "viewerHeader": VIEWER_HEADER,
         "recordedHeader": offline.RECORDED_HEADER,
     }
-    response = render(
-        request,
-        "scoring/sw.js",
-        {"config": json.dumps(config)},
-        content_type="text/javascript; charset=utf-8",
-    )
+    # Minified as our static scripts are (rjsmin: its comments go, nothing is renamed).
+    script = rjsmin.jsmin(render_to_string("scoring/sw.js", {"config": json.dumps(config)}))
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
 

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 from django.views import defaults
 
-from scoring.middleware import database_away
+from scoring.web.middleware import database_away
 
 FORBIDDEN = 403
 SERVICE_UNAVAILABLE = 503

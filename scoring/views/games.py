@@ -10,34 +10,27 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import rules
-from scoring.access import (
-    SCORE,
-    WATCH,
-    held_link,
-    league_for,
-    league_role,
-    remember_created,
-    remember_link,
-)
-from scoring.collation import name_sort_key
+from scoring.core.modes import SHAPES, Mode
 from scoring.history.selectors import home_context
-from scoring.ids import id_param
+from scoring.lib.collation import name_sort_key
+from scoring.lib.ids import id_param
 from scoring.models import League, Player, Role, Series
-from scoring.modes import SHAPES, Mode
 from scoring.table import selectors, services
 from scoring.table.forms import SeriesForm, series_initial
-from scoring.throttle import (
+from scoring.views import UNPROCESSABLE, HtmxHttpRequest
+from scoring.web.access import league_for, league_role
+from scoring.web.sessions import hold_link, hold_started, visitor_of
+from scoring.web.throttle import (
     league_game_refusal,
     league_game_started,
     quick_game_refusal,
     quick_game_started,
 )
-from scoring.views import UNPROCESSABLE, HtmxHttpRequest
 
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "scoring/home.html", home_context(request))
+    return render(request, "scoring/home.html", home_context(visitor_of(request)))
 
 
 @require_POST
@@ -45,20 +38,18 @@ def series_quick(request: HtmxHttpRequest) -> HttpResponse:
     """A game of two teams in one tap: the seats' names (North, East, …), classic rules, the
     first seat deals. The names can be changed on the board once the table knows who sits where."""
     if refusal := quick_game_refusal(request):
-        context = {**home_context(request), "refusal": refusal}
+        context = {**home_context(visitor_of(request)), "refusal": refusal}
         return render(request, "scoring/home.html", context, status=UNPROCESSABLE)
     series = services.series_create(
         mode=Mode.TEAMS,
         names=[str(label) for label in SHAPES[Mode.TEAMS].seat_labels],
         first_dealer=0,
         ruleset=rules.PRESETS["classic"],
-        known=selectors.known_players(request),
+        known=selectors.known_players(visitor_of(request)),
         user=request.user,
     )
     quick_game_started(request)
-    remember_link(request, series, series.score_token)
-    remember_created(request, series)
-    return redirect(series)
+    return redirect(_held(request, series, started=True))
 
 
 def _league_param(request: HtmxHttpRequest) -> League | None:
@@ -79,7 +70,7 @@ def _again(request: HtmxHttpRequest) -> tuple[dict, League | None] | None:
     pk = id_param(request.GET.get("again"))
     if pk is None:
         return None
-    series = selectors.series_for_request(request, pk).series
+    series = selectors.series_seen(visitor_of(request), pk).series
     names = [seat.player.name for seat in series.seats.all()]
     initial = series_initial(
         mode=series.mode,
@@ -102,14 +93,15 @@ def series_new(request: HtmxHttpRequest) -> HttpResponse:
         initial, league = again
     elif league is not None:
         initial = SeriesForm.rules_initial(league.ruleset)
-    known = selectors.known_players(request) if league is None else league.players.all()
+    known = selectors.known_players(visitor_of(request)) if league is None else league.players.all()
     if request.method == "POST":
         form = SeriesForm(request.POST)
         limit = quick_game_refusal if league is None else league_game_refusal
         if form.is_valid() and (refusal := limit(request)):
             form.add_error(None, refusal)  # too many games from here: the form says so
         if form.is_valid():
-            return redirect(_started(request, form.cleaned_data, league, known))
+            series = _started(request, form.cleaned_data, league, known)
+            return redirect(_held(request, series, started=league is None))
         status = UNPROCESSABLE
     else:
         form = SeriesForm(initial=initial)
@@ -139,10 +131,18 @@ def _started(
         user=request.user,
     )
     (quick_game_started if league is None else league_game_started)(request)
-    remember_link(request, series, series.score_token)
-    if league is None:
-        remember_created(request, series)
     return series
+
+
+def _held(request: HtmxHttpRequest, series: Series, *, started: bool) -> str:
+    """The page of the table a new game is played at, whose score link this phone now holds
+    (and which it manages, for a kitchen table it ``started``)."""
+    table = series.table
+    assert table is not None and table.score_token is not None  # a new game's new table
+    hold_link(request, table, table.score_token)
+    if started:
+        hold_started(request, table)
+    return table.get_absolute_url()
 
 
 def _names_offered(known) -> list[str]:
@@ -151,27 +151,3 @@ def _names_offered(known) -> list[str]:
     for player in known[:200]:
         offered.setdefault(player.name_key, player.name)
     return sorted(offered.values(), key=name_sort_key)
-
-
-@require_http_methods(["GET", "POST"])
-def link_join(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """A score or watch link: a page with one button that opens the game and remembers the link.
-    A GET changes nothing, so a link preview or a crawler cannot take a link into a session."""
-    series = (
-        Series.objects.filter(score_token=token).first()
-        or Series.objects.filter(watch_token=token).first()
-    )
-    if series is None:  # renewed, or never a link: which, nothing here can tell
-        return render(request, "scoring/link_gone.html", {"renewed": False}, status=404)
-    kind = SCORE if token == series.score_token else WATCH
-    held = held_link(request, series)
-    if held in (SCORE, kind):
-        return redirect(series)
-    if request.method == "POST":
-        remember_link(request, series, token)
-        return redirect(series)
-    names = [
-        seat.player.name for seat in series.seats.select_related("player").order_by("position")
-    ]
-    context = {"series": series, "names": names, "kind": kind, "token": token}
-    return render(request, "scoring/join.html", context)

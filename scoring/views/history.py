@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring.access import league_for
 from scoring.backup import jobs
 from scoring.backup.csv_export import BOM, series_csv
 from scoring.backup.json_export import export_json
@@ -23,20 +22,22 @@ from scoring.history import records, selectors
 from scoring.history.charts import results_chart
 from scoring.history.forms import HistoryFilterForm
 from scoring.history.sheets import sheet_build
-from scoring.ids import id_param
+from scoring.lib.ids import id_param
 from scoring.models import Deal, DealEvent, Export, Player, Series
-from scoring.table.selectors import series_for_request, visible_series
+from scoring.table.selectors import series_seen, visible_series
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, exports
+from scoring.web.access import league_for
+from scoring.web.sessions import visitor_of
 
 RECENT = 10
 
 
 def _filters(request: HtmxHttpRequest) -> HistoryFilterForm:
-    leagues = selectors.member_leagues(request)
+    leagues = selectors.member_leagues(visitor_of(request))
     league = id_param(request.GET.get("league"))
     if league is not None and league not in {pk for pk, _name in leagues}:
         league_for(request, league)  # 404 for a league the user is not in
-    players = selectors.player_choices(selectors.visible_players(request))
+    players = selectors.player_choices(selectors.visible_players(visitor_of(request)))
     return HistoryFilterForm(request.GET or None, players=players, leagues=leagues)
 
 
@@ -52,7 +53,7 @@ def history_list(request: HtmxHttpRequest) -> HttpResponse:
         data = form.cleaned_data if form.is_bound else {}
         try:
             page = selectors.history_page(
-                selectors.history_filter(visible_series(request), data),
+                selectors.history_filter(visible_series(visitor_of(request)), data),
                 before=data.get("before"),
                 after=data.get("after"),
             )
@@ -98,7 +99,7 @@ def history_export_csv(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def series_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    access = series_for_request(request, pk)
+    access = series_seen(visitor_of(request), pk)
     series = access.series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     events = DealEvent.objects.filter(series=series).select_related("actor")
@@ -109,7 +110,7 @@ def series_sheet(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
-    series = series_for_request(request, pk).series
+    series = series_seen(visitor_of(request), pk).series
     rows = list(Deal.objects.filter(series=series).order_by("number"))
     pieces = chain([BOM], series_csv(series, rows))
     return _download(pieces, "text/csv; charset=utf-8", f"kozel-series-{series.pk}.csv")
@@ -118,7 +119,7 @@ def series_export_csv(request: HtmxHttpRequest, pk: int) -> StreamingHttpRespons
 @require_GET
 def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpResponse:
     """One series, at once: at most ``MAX_DEALS`` deals, a fraction of a second."""
-    series = series_for_request(request, pk).series
+    series = series_seen(visitor_of(request), pk).series
     whole = jobs.owned_leagues(request)
     pieces = export_json(Series.objects.filter(pk=series.pk), secrets=False, whole=whole)
     return _download(pieces, "application/json; charset=utf-8", f"kozel-series-{series.pk}.json")
@@ -128,7 +129,7 @@ def series_export_json(request: HtmxHttpRequest, pk: int) -> StreamingHttpRespon
 def player_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """A player's record over the series the request may see of them."""
     player = get_object_or_404(Player.objects.select_related("league"), pk=pk)
-    scope = selectors.player_scope(request, player)
+    scope = selectors.player_scope(visitor_of(request), player)
     if scope is None:
         raise Http404("No such player.")
     record = records.player_record(player, None if scope.whole_league else scope.series)

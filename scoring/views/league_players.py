@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.access import league_for
 from scoring.leagues import players as player_services
 from scoring.leagues import selectors
 from scoring.leagues.forms import PlayerLinkForm, PlayerMergeForm, PlayerRenameForm
@@ -19,6 +18,7 @@ from scoring.leagues.services import LeagueError
 from scoring.models import League, LeagueEvent, Player, Role
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.leagues import role_context
+from scoring.web.access import league_for
 
 # The list ----------------------------------------------------------------------------------
 

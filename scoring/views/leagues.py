@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import rules
-from scoring.access import league_for, series_access
 from scoring.leagues import selectors, services
 from scoring.leagues.forms import (
     InviteForm,
@@ -27,8 +26,11 @@ from scoring.leagues.forms import (
 )
 from scoring.leagues.services import LeagueError
 from scoring.models import League, Membership, Role, Series
+from scoring.table.access import series_access
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.accounts import safe_next
+from scoring.web.access import league_for
+from scoring.web.sessions import visitor_of
 
 
 def role_context(role: str, league: League) -> dict:
@@ -388,8 +390,10 @@ def _move_page(
 @require_http_methods(["GET", "POST"])
 def series_move(request: LoggedInRequest, pk: int) -> HttpResponse:
     """Move a quick game this browser or user started into one of the user's leagues."""
-    series = get_object_or_404(Series.objects.select_related("league"), pk=pk)
-    access = series_access(request, series)  # a 404 for a series this request may not see
+    series = get_object_or_404(Series.objects.select_related("league", "table"), pk=pk)
+    access = series_access(
+        visitor_of(request), series
+    )  # a 404 for a series this request may not see
     if series.league_id is None and not access.can_manage:
         raise PermissionDenied(_("Only whoever started this game can move it."))
     choices = selectors.scoring_leagues(request.user)

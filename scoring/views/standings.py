@@ -8,12 +8,15 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from scoring.access import league_for
-from scoring.leagues import ranking, selectors, standings
-from scoring.leagues.forms import HeadToHeadForm, StandingsFilterForm
+from scoring.leagues import selectors
 from scoring.models import League
+from scoring.seasons import selectors as season_selectors
+from scoring.standings import ranking
+from scoring.standings import selectors as standings
+from scoring.standings.forms import HeadToHeadForm, StandingsFilterForm
 from scoring.views import UNPROCESSABLE, HtmxHttpRequest, LoggedInRequest
 from scoring.views.leagues import role_context
+from scoring.web.access import league_for
 
 
 def _standings_page(
@@ -38,6 +41,7 @@ def _standings_page(
         "standings": table,
         "players": players,
         "everyone": everyone,
+        "seasons": season_selectors.league_seasons(league),
         **context,
     }
     if request.htmx:

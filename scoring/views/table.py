@@ -22,21 +22,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import rules
-from scoring.access import (
-    LinkRenewed,
-    SeriesAccess,
-    archived_refusal,
-    remember_created,
-    remember_link,
-)
 from scoring.events import tables
-from scoring.table import board, deals, selectors, services
+from scoring.table import board, deals, life, proposals, selectors, services
+from scoring.table.access import LeagueArchived, LinkRenewed, SeriesAccess
 from scoring.table.deals import Entry
 from scoring.table.forms import DealForm, SeatNamesForm, UndoForm, engine_message
-from scoring.table.offline import RECORDED_HEADER
+from scoring.table.offline import PROPOSED_HEADER, RECORDED_HEADER
 from scoring.table.scoreboard import build
-from scoring.throttle import quick_game_refusal, quick_game_started
 from scoring.views import CONFLICT, UNPROCESSABLE, HtmxHttpRequest
+from scoring.web.sessions import hold_link, visitor_of
+from scoring.web.throttle import quick_game_refusal, quick_game_started
 
 GONE = 410
 STOP_POLLING = 286  # the live view's "stop polling" (htmx's convention, kept by app.js)
@@ -55,7 +50,8 @@ STATUS = {
 
 
 def _renewed_kindly(view):
-    """A browser whose link to the series was renewed gets a page that says so (410), not a 404.
+    """A browser whose link to the game's table was renewed gets a page that says so (410), not
+    a 404.
 
     htmx requests are sent to that page (the board's own requests cannot show a whole page); a
     deal a phone sends on its own is not recorded, and the 410 says why."""
@@ -73,12 +69,18 @@ def _renewed_kindly(view):
     return wrapper
 
 
+def _seen(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
+    """The series with its seats and what this request may do with it (404 if it may not see
+    it)."""
+    return selectors.series_seen(visitor_of(request), pk)
+
+
 def _scorer(request: HtmxHttpRequest, pk: int) -> SeriesAccess:
     """The series with its seats, for a request that may score it (403 otherwise, also in an
     archived league)."""
-    access = selectors.series_for_request(request, pk)
+    access = _seen(request, pk)
     if access.archived:
-        raise archived_refusal()
+        raise LeagueArchived()
     if not access.can_score:
         raise PermissionDenied(_("You can watch this series but not score it."))
     return access
@@ -93,9 +95,10 @@ def _via(request: HtmxHttpRequest, access: SeriesAccess) -> str:
 
 def board_answer(request: HtmxHttpRequest, access: SeriesAccess, *, status: int = 200, **kwargs):
     """The board as it is now: its partial for htmx, else the page; for a club night's game, with
-    its evening (the table's link too, on the table's phone)."""
-    evening = tables.evening_of(access.series, access.table_link)
-    context = board.context(request, access, evening=evening, **kwargs)
+    its evening (and its table, on the table's page)."""
+    at_table = access.table if access.token is not None else None
+    evening = tables.evening_of(access.series, at_table)
+    context = board.context(access, evening=evening, **kwargs)
     template = "scoring/series.html#scoreboard" if request.htmx else "scoring/series.html"
     return render(request, template, context, status=status)
 
@@ -103,63 +106,38 @@ def board_answer(request: HtmxHttpRequest, access: SeriesAccess, *, status: int 
 @require_GET
 @_renewed_kindly
 def series_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A game's own page: its board, which follows the game while its table plays it, and stays
+    as the record of it afterwards."""
     undone = request.GET.get("undone") == "1"  # the page an undo without htmx comes back to
-    return board_answer(request, selectors.series_for_request(request, pk), undone=undone)
-
-
-@require_GET
-def series_live(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Polled by every open scoreboard: 204 while nothing changed, else the fresh scoreboard.
-
-    A poll that has lost its access (the link was renewed) gets htmx's "stop polling" status,
-    286, with a word for the watcher instead of a 404 every few seconds; a poll for a series that
-    does not exist gets the same answer, so it tells nothing about which series exist.
-    """
-    try:
-        access = selectors.series_head_for_request(request, pk)
-    except Http404:
-        if not request.htmx:
-            raise
-        return render(request, "scoring/series.html#link-gone", status=STOP_POLLING)
-    if request.GET.get("version", "") == str(access.series.version):
-        return HttpResponse(status=204)  # nothing new
-    return board_answer(request, selectors.series_for_request(request, pk))
+    return board_answer(request, _seen(request, pk), undone=undone)
 
 
 @require_POST
 @_renewed_kindly
 def deal_record(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A deal form: recorded, or why not, decided under the series' lock, where its deals are
+    replayed once; the answer's board is built from that replay."""
     access = _scorer(request, pk)
-    shown = board.load(access.series)
-    form = board.deal_form(shown, request.POST)
+    form = board.posted_deal_form(access.series, request.POST)
     posted = form.posted()  # the number and key parse even where the points do not
     if posted["number"] is None:  # not a form the page wrote: nothing to decide on
-        return board_answer(request, access, board=shown, form=form, status=UNPROCESSABLE)
+        return board_answer(request, access, form=form, status=UNPROCESSABLE)
     via = _via(request, access)
-    outcome = deals.deal_record(series_id=pk, user=request.user, via=via, **posted)
+    outcome = deals.deal_record(
+        series_id=pk, user=request.user, via=via, organiser=access.can_manage, **posted
+    )
+    outcome.series.table = access.series.table  # the same table, with its links
+    now = board.outcome_board(outcome)
     if outcome.recorded and not request.htmx:
         if outcome.sent is not None:
-            messages.warning(request, board.outcome_notice(outcome, shown, posted["number"]))
-        return redirect("series_detail", pk=pk)
-    return _deal_answer(request, access, outcome, form, posted["number"])
-
-
-def _deal_answer(
-    request: HtmxHttpRequest,
-    access: SeriesAccess,
-    outcome: deals.Recorded,
-    form: DealForm,
-    number: int,
-) -> HttpResponse:
-    """The board after a deal form, by what ``deals.deal_record`` decided: a refused deal's
-    form comes back as typed, with its errors; any other is the board's own."""
-    # The series as the service left it, its derived values stored; its seats and deals read.
+            messages.warning(request, board.outcome_notice(outcome, now, posted["number"]))
+        return redirect(board.page_url(access))
+    # The series as the service left it, its derived values stored.
     fresh = dataclasses.replace(access, series=outcome.series)
-    now = board.load(outcome.series)
     if outcome.error is not None:
         form.add_engine_error(outcome.error)
     shown = form if outcome.entry is Entry.REFUSED else board.kept_form(now, outcome, request.POST)
-    notice = board.outcome_notice(outcome, now, number)
+    notice = board.outcome_notice(outcome, now, posted["number"])
     status = STATUS[outcome.entry]
     response = board_answer(request, fresh, board=now, form=shown, notice=notice, status=status)
     if outcome.recorded and outcome.deal is not None:
@@ -167,15 +145,50 @@ def _deal_answer(
     return response
 
 
+@require_POST
+@_renewed_kindly
+def deal_propose(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A deal the phone kept while its game closed, sent to the organiser as a proposal: the
+    board, saying so, with the proposal's key in ``X-Kozel-Proposed`` (or, for a deal recorded
+    already, its number in ``X-Kozel-Recorded``)."""
+    access = _scorer(request, pk)
+    shown = board.load(access.series)
+    form = DealForm(request.POST, sides=[(side.index, side.name) for side in shown.in_play])
+    posted = form.posted()
+    if posted["number"] is None or posted["entry_key"] is None or posted["points"] is None:
+        return board_answer(request, access, board=shown, form=form, status=UNPROCESSABLE)
+    try:
+        proposal = proposals.proposal_send(
+            series_id=pk,
+            number=posted["number"],
+            entry_key=posted["entry_key"],
+            points=posted["points"],
+            tricks=posted["tricks"],
+            sides=posted["sides"],
+        )
+    except proposals.ProposalRefused as refused:
+        return board_answer(request, access, notice=refused.message, status=CONFLICT)
+    fresh = _seen(request, pk)
+    if proposal is None:  # recorded already: its answer was lost on the way
+        response = board_answer(request, fresh)
+        response[RECORDED_HEADER] = str(posted["number"])
+        return response
+    notice = _(
+        "Sent to the organiser: they add deal %(n)s to the round or decline it, and this phone "
+        "shows which."
+    ) % {"n": posted["number"]}
+    response = board_answer(request, fresh, notice=notice)
+    response[PROPOSED_HEADER] = str(proposal.entry_key)
+    return response
+
+
 @require_http_methods(["GET", "POST"])
 @_renewed_kindly
 def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
-    access = selectors.series_for_request(request, pk)
-    # A closed round's deal is corrected by an organiser only, on the record.
-    correction = access.series.closed_at is not None and access.can_manage
-    if not correction:
-        access = _scorer(request, pk)
-    if access.series.closed_at is not None and not correction:
+    access = _scorer(request, pk)
+    # A closed round's deal is corrected by an organiser only (``life``; the service decides
+    # again under the series' lock).
+    if life.changes_refusal(access.series, organiser=access.can_manage) is not None:
         return board_answer(request, access, status=CONFLICT if request.method == "POST" else 200)
     found = _edited_deal(access.series, number)
     if found is None:
@@ -189,11 +202,11 @@ def deal_edit(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         if request.POST.get("version") != str(access.series.version):
             return _edit_stale(request, pk, number)  # errors about a deal it did not show
         return _edit_page(request, access, number, form, status=UNPROCESSABLE)
-    return _edit_save(request, access, number, form, correction)
+    return _edit_save(request, access, number, form)
 
 
 def _edit_save(
-    request: HtmxHttpRequest, access: SeriesAccess, number: int, form: DealForm, correction: bool
+    request: HtmxHttpRequest, access: SeriesAccess, number: int, form: DealForm
 ) -> HttpResponse:
     """An edit form that parsed: saved (and said from what to what), or why not."""
     try:
@@ -205,7 +218,7 @@ def _edit_save(
             tricks=form.cleaned_data["tricks"],
             user=request.user,
             via=_via(request, access),
-            correction=correction,
+            organiser=access.can_manage,
         )
     except rules.InvalidDeal as error:
         form.add_error(None, engine_message(error))
@@ -218,7 +231,7 @@ def _edit_save(
         return board_answer(request, access, status=CONFLICT)
     names = [side.name for side in board.load(access.series).sides]
     messages.success(request, board.edited_message(number, edited, names))
-    return redirect(access.series)
+    return redirect(board.page_url(access))
 
 
 def _edited_deal(series, number: int):
@@ -253,7 +266,7 @@ def _edit_page(request, access, number, form, *, notice: str = "", status: int =
 def _edit_stale(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """An edit from a form shown before the series changed: nothing is saved (409). The deal as
     it is now, to edit again, or the scoreboard if the deal has been undone."""
-    access = selectors.series_for_request(request, pk)
+    access = _seen(request, pk)
     found = _edited_deal(access.series, number)
     if found is None:
         notice = _("That deal was undone from another device; nothing was saved.")
@@ -312,10 +325,10 @@ def _take_back(
             via=_via(request, access),
         )
     except refused:
-        fresh = selectors.series_for_request(request, pk)
+        fresh = _seen(request, pk)
         return board_answer(request, fresh, notice=changed, status=CONFLICT)
     if request.htmx:
-        return board_answer(request, selectors.series_for_request(request, pk), undone=undone)
+        return board_answer(request, _seen(request, pk), undone=undone)
     return redirect(access.series.get_absolute_url() + ("?undone=1" if undone else ""))
 
 
@@ -323,7 +336,7 @@ def _take_back(
 @_renewed_kindly
 def series_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Change who sits at a quick game's seats (the names a quick start gave them, say)."""
-    access = selectors.series_for_request(request, pk)
+    access = _seen(request, pk)
     if not board.offers_names(access):
         raise PermissionDenied(_("Only whoever started this game can change its names."))
     form = SeatNamesForm(request.POST, shape=access.series.shape)
@@ -332,15 +345,16 @@ def series_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     services.series_players_change(
         series=access.series,
         names=form.cleaned_data["names"],
-        known=selectors.known_players(request),
+        known=selectors.known_players(visitor_of(request)),
     )
     messages.success(request, _("Names changed."))
-    return redirect(access.series)
+    return redirect(board.page_url(access))
 
 
 @require_POST
 @_renewed_kindly
 def series_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The rematch, at the same table: every phone of the table goes on to it."""
     access = _scorer(request, pk)
     # A rematch of a quick game is a new quick game (a second tap opens the same one).
     quick = access.series.league_id is None and not access.series.rematches.exists()
@@ -348,34 +362,34 @@ def series_rematch(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return board_answer(request, access, notice=refusal, status=UNPROCESSABLE)
     try:
         rematch = services.series_rematch(series=access.series, user=request.user)
-    except services.SeriesNotOver:
-        notice = _("This series is still being played: finish it first, or start a new game.")
-        return board_answer(request, access, notice=notice, status=CONFLICT)
+    except services.RematchRefused as refused:
+        return board_answer(request, access, notice=refused.message, status=CONFLICT)
     if quick:
         quick_game_started(request)
-    remember_link(request, rematch, rematch.score_token)
-    if access.can_manage and rematch.league_id is None:
-        remember_created(request, rematch)  # the same table: whoever managed it manages this one
+    token = board.live_token(access)
+    shown = reverse("table_link", args=[token]) if token else rematch.get_absolute_url()
     if request.htmx:
-        return HttpResponseClientRedirect(rematch.get_absolute_url())
-    return redirect(rematch)
+        return HttpResponseClientRedirect(shown)
+    return redirect(shown)
 
 
 @require_POST
 @_renewed_kindly
-def link_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Replace a link with a new one: whoever held the old one loses access."""
-    access = selectors.series_for_request(request, pk)
+def link_renew(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Replace a link of a kitchen table with a new one: whoever held the old one loses access
+    to its games; this phone, which manages them, takes the new one."""
+    access = _seen(request, pk)
     if access.archived:
-        raise archived_refusal()
-    if not access.can_manage:
+        raise LeagueArchived()
+    table = access.table
+    if not access.can_manage or table is None or table.event_id is not None:
         raise PermissionDenied(_("Only whoever started this game can change its links."))
     which = request.POST.get("link")
     if which not in ("score", "watch"):
         notice = _("Choose a link to renew.")
         return board_answer(request, access, notice=notice, status=UNPROCESSABLE)
-    series = services.series_link_renew(series=access.series, link=which)
-    if which == "score" and series.league_id is None:
-        remember_link(request, series, series.score_token)
+    table = services.table_link_renew(table=table, link=which)
+    if which == "score" and table.score_token is not None:
+        hold_link(request, table, table.score_token)
     messages.success(request, _("The old link no longer works; share the new one."))
-    return redirect(series)
+    return redirect(board.page_url(access))

@@ -75,6 +75,7 @@
   }
 
   function setUp(root) {
+    setUpSharing(root.querySelectorAll ? root : document);
     (root.querySelectorAll ? root : document).querySelectorAll("form.deal-form").forEach(function (form) {
       // A form shown again (a refusal) holds what was sent: when it adds up to 120, the last
       // side counts as computed, so changing another side fixes it up again.
@@ -176,8 +177,9 @@
     }
   });
 
-  // Links to hand on: Copy (the Clipboard API, else the address selected to copy by hand) and
-  // the share sheet where the browser has one. Without a script the address is there to copy.
+  // Links and results to hand on (a share link's address; a result's text for a chat, with its
+  // link in data-share-url): Copy (the Clipboard API, else the text selected to copy by hand)
+  // and the share sheet where the browser has one. Without a script the text is there to copy.
   function setUpSharing(root) {
     root.querySelectorAll("button[data-copy]").forEach(function (button) { button.hidden = false; });
     if (navigator.share) {
@@ -191,10 +193,13 @@
     var input = document.getElementById((copy || share).getAttribute(copy ? "data-copy" : "data-share"));
     if (!input) return;
     if (share) {
-      navigator.share({ title: share.getAttribute("data-share-title"), url: input.value }).catch(function () {});
+      var url = share.getAttribute("data-share-url");
+      var shared = { title: share.getAttribute("data-share-title"), url: url || input.value };
+      if (url) shared.text = input.value.replace(url, "").trim();
+      navigator.share(shared).catch(function () {});
       return;
     }
-    var status = copy.closest(".share-link").querySelector(".copied");
+    var status = copy.closest(".share-link, .share-result").querySelector(".copied");
     function selectIt() { input.focus(); input.select(); }
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(input.value).then(function () {
@@ -248,6 +253,14 @@
     }, function () { poll.busy = false; say("offline", "poll"); schedule(); });
   }
 
+  // A board's version (table.live): the evening's, the game's id and the game's own, each only
+  // growing (a table's next game has a higher id), compared in that order.
+  function newer(a, b) {
+    var x = (a || "").split("."), y = (b || "").split(".");
+    for (var i = 0; i < 3; i++) if (+x[i] !== +y[i]) return +x[i] > +y[i];
+    return false;
+  }
+
   function inUse(form) {
     if (!form) return false;
     return form.contains(document.activeElement) || typed(form);
@@ -269,8 +282,7 @@
     var fresh = holder.querySelector("#scoreboard");
     if (!fresh) return;
     var title = holder.querySelector("title");
-    var version = Number(fresh.getAttribute("data-version"));
-    if (!gone && !(version > Number(board.getAttribute("data-version")))) return; // older news
+    if (!gone && !newer(fresh.getAttribute("data-version"), board.getAttribute("data-version"))) return; // older news
     // A poll that crossed a deal being sent: that deal's answer brings the news. Taken here, the
     // deal's own form would be kept as if another phone had taken its deal, and the answer,
     // swapped in a moment later, would empty the next deal being typed.
@@ -282,6 +294,9 @@
     var ended = !board.querySelector(".the-end") && fresh.querySelector(".the-end");
     var oldForm = board.querySelector("form.deal-form");
     var newForm = fresh.querySelector("form.deal-form");
+    // The game closed under points typed but not sent (a club night's round ended): they are
+    // kept on the phone, said in words, and go to the organiser (offline.js).
+    if (!gone && !another && !newForm && oldForm && typed(oldForm)) keepOffline(oldForm, true);
     clearFlash();
     if (title) document.title = title.textContent; // the score, on the tab
     if (!gone && newForm && inUse(oldForm) && !another) {
@@ -293,6 +308,10 @@
     if (window.htmx) window.htmx.process(board);
     setUp(board);
     if (ended) showTheEnd(board);
+    // The table's next game (a rematch, the next round): the address says the table's page (its
+    // live view's, less "live/"), so a reload shows the game the table plays now.
+    var page = another && (fresh.getAttribute("data-live") || "").replace(/live\/$/, "");
+    if (page && location.pathname !== page) history.replaceState(history.state, "", page);
   }
 
   // The board's news around the form in use: everything but the form is replaced; the form
@@ -351,7 +370,7 @@
   // A notice of the page's last load ("Deal 1 changed.") belongs to that moment, not to the
   // deals after it.
   function clearFlash() {
-    document.querySelectorAll("main > ul.flash").forEach(function (flash) { flash.remove(); });
+    document.querySelectorAll("main > .flash").forEach(function (flash) { flash.remove(); });
   }
 
   // The deciding deal: the goat, the final score and the tally come into view.
@@ -499,7 +518,9 @@
   // The note can be lost (a browser killed before it wrote it down): the phone's store itself
   // is asked then, so that deals waiting there are sent as the page opens.
   function lookForWaiting() {
-    if (dealsWaiting()) { offlineDeals(); return; }
+    var proposed = null;
+    try { proposed = localStorage.getItem("kozel-proposed"); } catch (error) { /* refused */ }
+    if (dealsWaiting() || proposed) { offlineDeals(); return; }
     var element = document.getElementById("board-data");
     var series;
     try {
@@ -515,7 +536,7 @@
       var all = db.transaction("deals", "readonly").objectStore("deals").getAll();
       all.onsuccess = function () {
         db.close();
-        if (all.result.some(function (deal) { return deal.series === series; })) offlineDeals();
+        if (all.result.some(function (deal) { return deal.series === series || deal.proposed; })) offlineDeals();
       };
     };
   }
@@ -524,7 +545,7 @@
   }
   // The form is held (read-only, its buttons off) until the module has taken its deal: the
   // next deal cannot be typed over this one, nor sent with this one's entry key.
-  function keepOffline(form) {
+  function keepOffline(form, closing) {
     var loading = offlineDeals();
     if (!loading) return;
     var fields = [].slice.call(form.querySelectorAll("input:not([type=hidden]):not([readonly])"));
@@ -536,7 +557,7 @@
       buttons.forEach(function (button) { button.disabled = false; });
     }
     loading
-      .then(function (module) { return module.queue(form); })
+      .then(function (module) { return module.queue(form, { closing: Boolean(closing) }); })
       .then(release, function () { release(); say("offline"); });
   }
   document.addEventListener("input", function (event) {
@@ -571,7 +592,6 @@
     registerWorker();
     setUp(document);
     keepInView();
-    setUpSharing(document);
     setUpModeHints();
     schedule();
   });

@@ -353,6 +353,22 @@ export function replay(sides, deals, rules = PRESETS.classic) {
   return series.state;
 }
 
+// The winner of a series closed before its goat (series.standing_winner): the side with the
+// fewest defeat points, if it is alone there; null on a tie.
+export function standingWinner(totals) {
+  if (!totals.length) return null;
+  const fewest = Math.min(...totals);
+  const leaders = totals.flatMap((total, side) => (total === fewest ? [side] : []));
+  return leaders.length > 1 ? null : leaders[0];
+}
+
+// Who won (series.result_winner): the engine's winner once the series is over, else, once it
+// is closed, the side with the fewest defeat points; null while it is played, or on a tie.
+export function resultWinner(state, closed) {
+  if (state.finished) return state.winner;
+  return closed ? standingWinner(state.totals) : null;
+}
+
 function nextInPlay(seat, seatSides, inPlay) {
   for (let step = 1; step <= seatSides.length; step++) {
     const candidate = (seat + step) % seatSides.length;

@@ -3,7 +3,10 @@
 // shown as "waiting to be saved", and sent in order when the phone is back online (the online
 // event, a page load, Background Sync). The server's entry keys make a resend safe: a deal is
 // recorded once, whatever was lost on the way. If another phone recorded deals meanwhile, the
-// player chooses: keep mine after theirs, or drop mine. Words come from #offline-words.
+// player chooses: keep mine after theirs, or drop mine. A game that closed meanwhile (a club
+// night's round: the server says so, "stop" in the board's data) takes none of them: each is
+// sent to the organiser as a proposal (table/proposals.py), and the phone says what became of
+// it. Words come from #offline-words.
 import { Deal, Series, rulesFrom, dealerSeat } from "./kozel-rules.js";
 
 const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
@@ -11,9 +14,12 @@ const fill = (text, params) => (text || "").replace(/%\((\w+)\)s/g, (_, name) =>
 // (a deal typed meanwhile waits behind it); again: a send() asked for while one ran; trouble:
 // what the server said of the first waiting deal; over: theirs ended the round or the series.
 // told: what the server said of deals it recorded (sent again with other points, say).
-const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, over: false, ticket: 0, told: [], retry: null };
-// The header on an answer whose deal is on the record (scoring/table/offline.py).
+// proposed: how many deals wait for the organiser's word (sent as proposals).
+const page = { waiting: [], sending: false, posting: false, again: false, trouble: null, over: false, ticket: 0, told: [], retry: null, proposed: 0 };
+// The header on an answer whose deal is on the record (scoring/table/offline.py), and on one
+// whose deal went to the organiser as a proposal.
 const RECORDED = "X-Kozel-Recorded";
+const PROPOSED = "X-Kozel-Proposed";
 // After an answer that did not record a deal (a server busy or away, 503): tried again then.
 const RETRY_SECONDS = 15;
 function retryLater() {
@@ -38,8 +44,13 @@ function store(mode, work) {
     transaction.onerror = transaction.onabort = () => reject(transaction.error);
   }));
 }
+const byNumber = (a, b) => a.number - b.number || a.at - b.at;
+// Deals to send as deals: this board's, not yet proposed to the organiser.
 const waitingOf = (series) => store("readonly", (deals) => deals.getAll())
-  .then((all) => all.filter((deal) => deal.series === series).sort((a, b) => a.number - b.number || a.at - b.at));
+  .then((all) => all.filter((deal) => deal.series === series && !deal.proposed).sort(byNumber));
+// Deals sent to the organiser, of any game (a table's phone moves on to the next round).
+const proposedAll = () => store("readonly", (deals) => deals.getAll())
+  .then((all) => all.filter((deal) => deal.proposed).sort(byNumber));
 
 function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -78,18 +89,23 @@ function score(board, waiting) {
   return { state: series.state, outcomes };
 }
 
-// Why a board takes no deal after its own, if it takes none: its round of N deals is played
-// (a club night), or the series is over. Waiting deals can then only be dropped: kept after
-// theirs, the server would refuse them again.
+// Why a board takes no deal after its own, if it takes none: a club night's round closed (its
+// deals go to the organiser), its round of N deals is played, or the series is over. Waiting
+// deals can otherwise only be dropped: kept after theirs, the server would refuse them again.
 function closed(board) {
   if (!board) return null;
+  if (proposable(board)) return words().roundClosed; // a club night's: to the organiser
+  if (board.stop === "over") return words().seriesOver;
   if (board.limit && board.next > board.limit) return words().roundOver;
-  if (board.closed) return words().roundClosed;
   try {
     if (score(board, []).state.finished) return words().seriesOver;
   } catch (error) { /* the board's own deals always score */ }
   return null;
 }
+
+// Whether the board's game is closed (its round over, the server says: what the phone cannot
+// tell alone), so that deals kept on the phone go to the organiser as proposals.
+const proposable = (board) => Boolean(board && board.proposeUrl && (board.stop === "limit" || board.stop === "closed"));
 
 // A deal form read as the server's DealForm reads it: the counter, the rest of 120, the tricks.
 function readForm(form) {
@@ -132,37 +148,41 @@ let queued = Promise.resolve();
 const typed = (form) => [...form.querySelectorAll("input[data-points], input[data-card-points], input[type=radio]")]
   .map((input) => (input.type === "radio" ? input.checked : input.value)).join("|");
 
-function queue(form) {
+// ``closing``: the form's points were typed but not sent when the game closed under them (a
+// board without a deal form came in): they are kept all the same, to go to the organiser.
+function queue(form, { closing = false } = {}) {
   // What was typed and the form's key are taken now: the form may be used again at once.
   const deal = readForm(form);
   const taken = typed(form);
-  const keyInput = form.elements.namedItem("entry_key"); // the board holds it, by the form's id
-  const key = keyInput.value || newKey();
-  keyInput.value = newKey();
-  queued = queued.then(() => keep(form, deal, key, taken)).catch(() => formError(form, words().bad));
+  // The board holds the key, by the form's id (gone with a board replaced meanwhile).
+  const keyInput = form.elements.namedItem("entry_key");
+  const key = (keyInput && keyInput.value) || newKey();
+  if (keyInput) keyInput.value = newKey();
+  queued = queued.then(() => keep(form, deal, key, taken, closing)).catch(() => formError(form, words().bad));
   return queued;
 }
 
-async function keep(form, deal, key, taken) {
+async function keep(form, deal, key, taken, closing) {
   const board = data();
-  if (!board) return;
+  if (!board || (closing && !deal)) return;
   const waiting = await waitingOf(board.series);
-  if (board.limit && board.next + waiting.length > board.limit) {
+  if (!closing && board.limit && board.next + waiting.length > board.limit) {
     formError(form, words().limit); // the round's deals are played: nothing to keep
     return;
   }
   try {
     if (!deal) throw new Error("missing points");
-    score(board, [...waiting, deal]);
+    if (!closing) score(board, [...waiting, deal]);
   } catch (error) {
     formError(form, words().bad);
     return;
   }
   // The form's key: a post that failed on the way may have been recorded, and its resend must
   // then find it. The next deal typed into this form has a key of its own.
-  if (!waiting.some((kept) => kept.key === key)) {
-    const number = board.next + waiting.length;
-    const record = { ...deal, key, number, series: board.series, url: board.url, csrf: csrf(), at: Date.now() };
+  let kept = null;
+  if (!waiting.some((held) => held.key === key)) {
+    kept = board.next + waiting.length;
+    const record = { ...deal, key, number: kept, series: board.series, url: board.url, csrf: csrf(), at: Date.now() };
     await store("readwrite", (deals) => deals.put(record));
   }
   // Emptied for the next deal, unless the next deal is already being typed into it (a slow
@@ -175,6 +195,12 @@ async function keep(form, deal, key, taken) {
     form.querySelectorAll("fieldset[data-tricks-for]").forEach((set) => { set.hidden = true; });
   }
   await render();
+  // Said once the board the sending brings is in (its own words beside these), or at once
+  // when nothing is sent now.
+  if (closing && kept !== null) {
+    page.told.push(fill(words().keptAtClose, { n: kept }));
+    if (!navigator.onLine || page.trouble) await render();
+  }
   announce(page.waiting.length, navigator.onLine ? "sending" : "offline");
   const first = form.querySelector("input[data-points]");
   const typing = document.activeElement && document.activeElement.matches("input") && form.contains(document.activeElement);
@@ -225,6 +251,14 @@ async function render() {
   const scoreboard = document.getElementById("scoreboard");
   if (!board || !scoreboard || board.series !== asked.series) return;
   page.waiting = waiting;
+  const proposed = await settle(board, await proposedAll());
+  if (ticket !== page.ticket) return;
+  page.proposed = proposed.length;
+  try {
+    // app.js loads this module on any board while deals wait for the organiser's word.
+    if (proposed.length) localStorage.setItem("kozel-proposed", String(proposed.length));
+    else localStorage.removeItem("kozel-proposed");
+  } catch (error) { /* storage refused: the store itself is looked into (app.js) */ }
   scoreboard.querySelectorAll(".waiting").forEach((old) => old.remove());
   scoreboard.dataset.waitingFor = `${board.version}:${waiting.length}:${page.trouble ? 1 : 0}`;
   const form = scoreboard.querySelector("form.deal-form");
@@ -263,9 +297,14 @@ async function render() {
       form.querySelector("input[name=number]").value = String(next);
       form.setAttribute("data-number", String(next));
       form.querySelector("h2").textContent = fill(w.formHeading, { n: next });
+      // A round of N deals: "Deal k of N" above the form says the form's deal too.
+      const of = scoreboard.querySelector(".deal-of strong");
+      if (of) of.textContent = String(next);
     }
   }
   if (result) showFacts(scoreboard, board, result, waiting);
+  showProposed(scoreboard, board, proposed);
+  showTold(scoreboard);
   if (!waiting.length && !page.trouble) return;
   const section = element("section", { class: "waiting", "aria-labelledby": "waiting-heading" });
   section.append(element("h2", { id: "waiting-heading" }, `${w.heading} (${waiting.length})`));
@@ -311,7 +350,12 @@ function showFacts(scoreboard, board, result, waiting) {
   const leader = scoreboard.querySelector("[data-fact=leader]");
   const multiplier = scoreboard.querySelector("[data-fact=multiplier]");
   const last = scoreboard.querySelector(".last-result");
-  if (!waiting.length) return;
+  if (!waiting.length) {
+    // Nothing waits (any more): the server's own line again, or none where it had none.
+    if (last && last.dataset.server !== undefined) last.textContent = last.dataset.server;
+    else if (last && last.hasAttribute("data-offline")) last.remove();
+    return;
+  }
   if (dealer && !state.finished) dealer.textContent = board.seats[dealerSeat(board.firstDealer, board.seatSides, state)];
   if (leader) leader.textContent = w.leadsLast; // after a deal, whoever took its last trick leads
   if (multiplier) {
@@ -319,12 +363,97 @@ function showFacts(scoreboard, board, result, waiting) {
     multiplier.textContent = fill(w.next, { m: state.multiplier });
   }
   const text = `${describe(result.outcomes[result.outcomes.length - 1], board.names)} (${w.notSaved})`;
-  if (last) last.textContent = text;
-  else {
-    const line = element("p", { class: "last-result", role: "status" }, text);
+  if (last) {
+    if (last.dataset.server === undefined && !last.hasAttribute("data-offline")) last.dataset.server = last.textContent;
+    last.textContent = text;
+  } else {
+    const line = element("p", { class: "last-result", role: "status", "data-offline": "" }, text);
     const facts = scoreboard.querySelector(".table-facts");
     if (facts) facts.after(line);
   }
+}
+
+// What became of the deals proposed to the organiser, by the board's word (``proposals``: the
+// table's, of any round): those decided are taken off the phone and said once; the rest are
+// returned, still waiting for the organiser.
+async function settle(board, proposed) {
+  if (!board.proposals || !proposed.length) return proposed;
+  const states = new Map(board.proposals.map((item) => [item.key, item]));
+  const w = words();
+  const decided = proposed.filter((deal) => states.has(deal.key) && states.get(deal.key).state !== "pending");
+  if (decided.length) {
+    await store("readwrite", (deals) => decided.forEach((deal) => deals.delete(deal.key)));
+    decided.forEach((deal) => {
+      const item = states.get(deal.key);
+      page.told.push(item.state === "accepted" ? fill(w.accepted, { n: deal.number, m: item.deal })
+        : fill(w.declined, { n: deal.number }));
+    });
+  }
+  return proposed.filter((deal) => !decided.includes(deal));
+}
+
+function showProposed(scoreboard, board, proposed) {
+  scoreboard.querySelectorAll(".proposed").forEach((old) => old.remove());
+  if (!proposed.length) return;
+  const w = words();
+  const section = element("section", { class: "waiting proposed", "aria-labelledby": "proposed-heading" });
+  section.append(element("h2", { id: "proposed-heading" }, `${w.proposedHeading} (${proposed.length})`));
+  const list = element("ol");
+  proposed.forEach((deal) => {
+    const named = deal.points.length === board.names.length && deal.series === board.series;
+    const points = named ? deal.points.map((p, side) => `${board.names[side]} ${p}`).join(", ") : deal.points.join(" : ");
+    list.append(element("li", { "data-proposed": deal.number }, `${fill(w.deal, { n: deal.number, points })} ${w.proposedWait}`));
+  });
+  section.append(list);
+  const sides = scoreboard.querySelector("ul.sides");
+  if (sides) sides.after(section); else scoreboard.prepend(section);
+}
+
+// What happened to this phone's deals, said once on the board (``page.told``).
+function showTold(scoreboard) {
+  if (!page.told.length || page.sending) return;
+  const told = element("p", { class: "notice", role: "alert", "data-told": "" }, page.told.join(" "));
+  page.told = [];
+  scoreboard.querySelectorAll("[data-told]").forEach((old) => old.remove());
+  scoreboard.prepend(told);
+}
+
+// Send the waiting deals of a closed game to the organiser, one at a time; each proposed is
+// kept on the phone (marked) until the board says what became of it.
+async function propose(waiting) {
+  for (const deal of waiting) {
+    const board = data();
+    if (!proposable(board)) return false;
+    const body = new URLSearchParams(deal.fields);
+    body.set("number", String(deal.number));
+    body.set("entry_key", deal.key);
+    body.set("csrfmiddlewaretoken", csrf());
+    let response;
+    try {
+      response = await fetch(board.proposeUrl, {
+        method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+      });
+    } catch (error) {
+      announce(waiting.length, "offline");
+      return false;
+    }
+    const html = await response.text();
+    if (response.status === 200 && response.headers.get(PROPOSED)) {
+      await store("readwrite", (deals) => deals.put({ ...deal, proposed: true }));
+    } else if (response.status === 200 && response.headers.get(RECORDED)) {
+      await store("readwrite", (deals) => deals.delete(deal.key)); // it was recorded after all
+    } else {
+      const holder = document.createElement("div");
+      holder.innerHTML = html;
+      const reason = holder.querySelector("#scoreboard .notice");
+      page.trouble = fill(words().refused, { n: deal.number, reason: reason ? reason.textContent.trim() : "" });
+      page.over = true;
+      swapBoard(html);
+      return false;
+    }
+    swapBoard(html);
+  }
+  return true;
 }
 
 const csrf = () => {
@@ -351,10 +480,19 @@ async function send() {
   if (page.sending || page.trouble || !board || !navigator.onLine) return;
   page.sending = true;
   let sent = 0;
+  let proposed = false;
   try {
     for (;;) {
       const waiting = await waitingOf(board.series);
       if (!waiting.length) break;
+      if (proposable(data())) {
+        // The game is closed: the organiser decides on each of them.
+        page.trouble = null;
+        page.over = false;
+        if (!(await propose(waiting))) return;
+        proposed = true;
+        continue;
+      }
       page.posting = true;
       const deal = waiting[0];
       announce(waiting.length, "sending");
@@ -386,7 +524,8 @@ async function send() {
         holder.innerHTML = await response.text();
         const reason = holder.querySelector("#scoreboard .errors, #scoreboard .error, #scoreboard .notice, #scoreboard #limit-reached");
         swapBoard(holder.innerHTML);
-        // Theirs ended the round or the series: mine cannot follow them, only be dropped.
+        if (proposable(data())) continue; // the round closed meanwhile: to the organiser
+        // Theirs ended the series: mine cannot follow them, only be dropped.
         const over = closed(data());
         page.over = Boolean(over);
         page.trouble = over || (response.status === 409 ? words().conflict
@@ -408,15 +547,11 @@ async function send() {
       if (response.status !== 403) retryLater();
       return;
     }
+    page.sending = false; // said once every waiting deal is sent (a later board replaces it)
     await render();
-    announce(0, sent ? "saved" : undefined);
-    if (page.told.length) {
-      // Said once every waiting deal is sent: a later board would have replaced it.
-      const scoreboard = document.getElementById("scoreboard");
-      const told = element("p", { class: "notice", role: "alert", "data-told": "" }, page.told.join(" "));
-      page.told = [];
-      if (scoreboard) scoreboard.prepend(told);
-    }
+    // Deals sent to the organiser are not saved: the board says where they are, the status
+    // line no longer says they are being saved.
+    announce(0, sent ? "saved" : proposed ? null : undefined);
   } finally {
     page.sending = false;
     page.posting = false;
@@ -529,7 +664,7 @@ new MutationObserver(() => {
     if (page.waiting.length) renderGone(scoreboard);
     return;
   }
-  if (scoreboard.dataset.waitingFor === undefined && (page.waiting.length || page.trouble)) render();
+  if (scoreboard.dataset.waitingFor === undefined && (page.waiting.length || page.trouble || page.proposed)) render();
 }).observe(document.getElementById("main") || document.body, { childList: true, subtree: true });
 
 window.addEventListener("online", () => send());

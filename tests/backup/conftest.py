@@ -24,3 +24,35 @@ def history(league, scorer):
                          ruleset=rules.PRESETS["tie-penalty"])  # fmt: skip
     play_deals(three, [(21, 50, 49), ((0, 60, 60), (False, True, True))])
     return series, rematch, three
+
+
+def as_version(document: dict, version: int) -> dict:
+    """``document`` (this site's export) as a site of ``version`` < 4 wrote it: no series says
+    how it closed, so a closed series has no result stored (its seats no winner), and a round's
+    tables that its end scored say "adjudicated" (with the standing winner)."""
+    document["version"] = version
+    closed = {}
+    for series in document["series"]:
+        derived = series["derived"]
+        ending = derived.pop("ending")
+        closed[series["id"]] = series.pop("closed_at") is not None and ending != "goat"
+        del series["closes_at"]
+        if closed[series["id"]]:
+            winner = derived["winner_side"]
+            derived.update(finished=False, winner_side=None)
+            for seat in series["seats"]:
+                seat["is_winner"] = False
+            series["finished_at"] = None
+            series["_winner"] = winner
+    by_id = {series["id"]: series for series in document["series"]}
+    for event in document.get("events", []):
+        for played in event["played_rounds"]:
+            for table in played["tables"]:
+                adjudicated = closed[table["series"]] and played["finished_at"] is not None
+                table["adjudicated"] = adjudicated
+                table["adjudicated_winner"] = (
+                    by_id[table["series"]].get("_winner") if adjudicated else None
+                )
+    for series in document["series"]:
+        series.pop("_winner", None)
+    return document

@@ -26,6 +26,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from tests.backup.conftest import as_version
 from tests.backup.test_exports import JUNK, leaf_paths
 from tests.helpers import finished, make_event, play_out, record, wipe
 
@@ -99,8 +100,9 @@ def club_content() -> dict[str, list]:
                 "round__number",
                 "number",
                 "series_id",
-                "adjudicated",
-                "adjudicated_winner",
+                "series__ending",
+                "series__winner_side",
+                "series__closed_at",
             )
         ),
         "changes": [change(row) for row in LeagueEvent.objects.order_by("pk").values()],
@@ -111,7 +113,7 @@ def test_a_club_night_and_the_change_log_come_back_as_they_were(evening):
     event, _merge = evening
     before, document = club_content(), exported()
     assert before["archived"][0][1] is not None
-    assert any(row[4] for row in before["tables"])  # a table adjudicated
+    assert any(row[4] == "cut" for row in before["tables"])  # a table cut short
     assert {c["action"] for c in before["changes"]} == {"renamed", "merged", "archived"}
     wipe()
 
@@ -162,8 +164,7 @@ def test_an_export_of_some_of_a_leagues_series_holds_none_of_its_club_nights_or_
 
 
 def test_a_version_2_document_without_club_nights_or_changes_still_imports(evening):
-    document = json.loads(exported())
-    document["version"] = 2
+    document = as_version(json.loads(exported()), 2)
     del document["events"], document["changes"]
     for league in document["leagues"]:
         del league["archived_at"]
@@ -174,6 +175,26 @@ def test_a_version_2_document_without_club_nights_or_changes_still_imports(eveni
     assert (summary.leagues, summary.club_nights, summary.changes) == (1, 0, 0)
     assert not Event.objects.exists() and not LeagueEvent.objects.exists()
     assert League.objects.get().archived_at is None
+
+
+def test_a_version_3_document_gets_its_closed_tables_results_back(evening):
+    """Before version 4 a document did not say how a series closed: a table its round's end
+    scored ("adjudicated") is closed at the round's end, with its result, as the site stores
+    it now; the restored league exports as this site's own document."""
+    before = club_content()
+    document = exported()
+    older = as_version(json.loads(document), 3)
+    assert any(t["adjudicated"] for r in _event(older)["played_rounds"] for t in r["tables"])
+    wipe()
+
+    history_import(older)
+
+    restored = club_content()
+    assert [row[:6] for row in restored["tables"]] == [row[:6] for row in before["tables"]]
+    cut = next(row for row in restored["tables"] if row[4] == "cut")
+    round_end = EventRound.objects.get(event_id=cut[0], number=cut[1]).finished_at
+    assert cut[6] == round_end  # closed when its round ended
+    assert json.loads(exported())["version"] == 4
 
 
 def test_a_version_3_document_must_hold_its_club_nights_and_changes(evening):
@@ -202,7 +223,10 @@ def _table(document: dict) -> dict:
         (lambda d: _event(d).update(length_value=0), "length_value must be a whole number"),
         (lambda d: _event(d)["present"].append(999_999), "present names a player"),
         (lambda d: _event(d)["played_rounds"].reverse(), "numbered 1, 2, 3"),
-        (lambda d: _table(d).update(adjudicated="yes"), "adjudicated must be true or false"),
+        (
+            lambda d: _table(as_version(d, 3)).update(adjudicated="yes"),
+            "adjudicated must be true or false",
+        ),
         (lambda d: _event(d).update(league=999_999), "its league is not in the file"),
         (lambda d: d["changes"][0].update(action="exploded"), "action is not a change"),
         (lambda d: d["changes"][1]["data"]["seats"].append([999_999, 0]), "moved seat"),

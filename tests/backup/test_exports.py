@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from scoring.backup.csv_export import csv_lines, history_csv, series_csv
 from scoring.backup.json_import import ImportRefused, history_import, history_import_text
 from scoring.models import DealEvent, League, Membership, Player, Seat, Series
+from tests.backup.conftest import as_version
 from tests.helpers import counts, export_downloaded, exported, play_deals, start_series, wipe
 
 pytestmark = pytest.mark.django_db
@@ -50,11 +51,11 @@ def test_an_import_restores_every_seats_deal_figures_from_the_deals(history):
 
 def test_restored_links_still_open_their_series(history):
     series, _rematch, _three = history
-    token = series.score_token
+    token = series.table.score_token
     document = exported()
     wipe()
     history_import_text(document)
-    assert Series.objects.get(score_token=token).pk == series.pk
+    assert Series.objects.get(pk=series.pk).table.score_token == token
 
 
 def test_the_document_holds_the_audit_trail_with_who_and_when(history):
@@ -144,13 +145,13 @@ def test_a_malformed_document_is_refused_with_a_reason(db, text, message):
 def test_an_export_without_secrets_has_no_links_and_restores_with_new_ones(history):
     series, _rematch, _three = history
     document = exported(secrets=False)
-    for token in (series.score_token, series.watch_token):
+    for token in (series.table.score_token, series.table.watch_token):
         assert token not in document
     assert '"members"' not in document
     wipe()
     history_import_text(document)
     restored = Series.objects.get(pk=series.pk)
-    assert restored.score_token and restored.score_token != series.score_token
+    assert restored.table.score_token and restored.table.score_token != series.table.score_token
     assert exported(secrets=False) == document
 
 
@@ -264,10 +265,12 @@ def test_the_history_csv_has_a_row_per_series_newest_first(history):
     rows = rows[:-1]
     newest_first = sorted(Series.objects.all(), key=lambda s: (s.created_at, s.pk), reverse=True)
     assert [int(row[0]) for row in rows[1:]] == [s.pk for s in newest_first]
-    goat_row = next(row for row in rows[1:] if int(row[0]) == history[0].pk)
-    assert goat_row[-2] == "Lena & Nina"
-    assert goat_row[-1] == "Misha & Pavel"
-    assert goat_row[-4] == "1"  # eggs
+    goat_line = next(row for row in rows[1:] if int(row[0]) == history[0].pk)
+    goat_row = dict(zip(rows[0], goat_line, strict=True))
+    assert goat_row["Goat"] == "Lena & Nina"
+    assert goat_row["Winner"] == "Misha & Pavel"
+    assert goat_row["Eggs"] == "1"
+    assert goat_row["How it ended"] == "played to the goat"
 
 
 def test_the_commands_export_and_import_a_backup(history, tmp_path):
@@ -335,7 +338,7 @@ def test_a_document_ends_with_its_series_count_and_the_closing_mark(history):
     document = exported()
     assert document.endswith('"series_count":3,\n"complete":true}\n')
     data = json.loads(document)
-    assert (data["version"], data["complete"], data["series_count"]) == (3, True, 3)
+    assert (data["version"], data["complete"], data["series_count"]) == (4, True, 3)
 
 
 def test_a_document_cut_short_at_any_line_is_refused_and_nothing_is_imported(history):
@@ -349,8 +352,7 @@ def test_a_document_cut_short_at_any_line_is_refused_and_nothing_is_imported(his
 
 
 def test_a_version_2_document_closed_by_hand_without_its_mark_is_refused(history):
-    data = json.loads(exported())
-    data["version"] = 2
+    data = as_version(json.loads(exported()), 2)
     del data["complete"]
     wipe()
     with pytest.raises(ImportRefused, match="incomplete"):
@@ -365,8 +367,7 @@ def test_a_version_2_document_closed_by_hand_without_its_mark_is_refused(history
 def test_a_version_1_document_without_a_closing_mark_still_imports(history):
     before = exported()
     kept = counts()
-    data = json.loads(before)
-    data["version"] = 1
+    data = as_version(json.loads(before), 1)
     del data["complete"], data["series_count"]
     wipe()
     assert history_import(data).series == 3

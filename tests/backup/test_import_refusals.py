@@ -13,8 +13,8 @@ from django.core.management import CommandError, call_command
 from scoring.backup.json_checks import ImportRefused
 from scoring.backup.json_import import history_import, history_import_text
 from scoring.events import services as event_services
-from scoring.models import MAX_DEALS, Series
-from tests.helpers import counts, exported, make_event, wipe
+from scoring.models import MAX_DEALS, Series, Table
+from tests.helpers import counts, exported, make_event, start_series, wipe
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +36,11 @@ def refused(document: dict, match: str) -> str:
     return str(refusal.value)
 
 
+def linked(document: dict) -> list[dict]:
+    """The series whose line holds their table's links (the game each table plays now)."""
+    return [item for item in document["series"] if "score_token" in item]
+
+
 def league_series(document: dict) -> dict:
     return next(item for item in document["series"] if item["league"] is not None)
 
@@ -46,14 +51,14 @@ def test_the_untouched_document_imports(document):
 
 def test_a_watch_link_equal_to_its_score_link_is_refused(document):
     """The watch link would score."""
-    series = document["series"][0]
+    series = linked(document)[0]
     series["watch_token"] = series["score_token"]
     message = refused(document, "watch_token is also the token of")
     assert f"series {series['id']}, score_token" in message
 
 
 def test_a_token_of_one_series_given_to_another_is_refused(document):
-    first, second = document["series"][:2]
+    first, second = linked(document)[:2]
     second["watch_token"] = first["score_token"]
     refused(document, "one link would open the other")
 
@@ -67,24 +72,24 @@ def test_a_leagues_public_link_equal_to_its_invite_is_refused(document):
 
 def test_a_token_the_database_holds_under_another_link_is_refused(document, league):
     """Another series' score link, in the file as a watch link, would score that series."""
-    taken = Series.objects.create(league=None, mode="teams", score_token="T" * 32)
-    document["series"][0]["watch_token"] = taken.score_token
+    taken = Table.objects.create(score_token="T" * 32)
+    linked(document)[0]["watch_token"] = taken.score_token
     with pytest.raises(ImportRefused, match="already holds a link of this file"):
         history_import(document)
-    assert Series.objects.get() == taken
+    assert Table.objects.get() == taken and not Series.objects.exists()
 
 
 @pytest.mark.parametrize(
     "token", ["a", "short-token", "x" * 21, "y" * 65, "has/slash" * 4, "pct%20" * 6, "ü" * 30, 7]
 )
 def test_a_token_that_could_be_guessed_or_is_no_url_is_refused(document, token):
-    document["series"][0]["score_token"] = token
+    linked(document)[0]["score_token"] = token
     refused(document, "score_token is not a link's token")
 
 
 def test_the_shortest_and_longest_tokens_the_site_could_have_are_taken(document):
-    document["series"][0]["score_token"] = "a" * 22
-    document["series"][0]["watch_token"] = "b" * 64
+    linked(document)[0]["score_token"] = "a" * 22
+    linked(document)[0]["watch_token"] = "b" * 64
     assert history_import(document).series == 3
 
 
@@ -165,7 +170,8 @@ def test_a_deals_moment_near_year_9999_is_refused_by_the_command(document, tmp_p
 
 def test_a_club_nights_share_token_is_checked_as_every_token(league):
     event_services.share_renew(event=make_event(league, 4, rounds=1))
+    start_series(league=league)  # a kitchen table's game: its links are in the file
     data = json.loads(exported())
     wipe()
-    data["events"][0]["share_token"] = data["series"][0]["score_token"]
+    data["events"][0]["share_token"] = linked(data)[0]["score_token"]
     refused(data, "share_token is also the token of")

@@ -47,6 +47,9 @@ def test_a_league_backup_is_made_by_the_worker_and_downloaded_whole(league, owne
     assert client.get(asked["Location"] + "download")["Location"] == asked["Location"]
 
     run_tasks()
+    (kept,) = exports_storage.iterdir()
+    assert kept.stat().st_mode & 0o777 == 0o600  # nobody else on the machine reads a backup
+    assert exports_storage.stat().st_mode & 0o777 == 0o700
     done = html(client.get(asked["Location"], headers={"HX-Request": "true"}))
     assert "hx-trigger" not in done and f'href="{asked["Location"]}download"' in done
     download = client.get(asked["Location"] + "download")
@@ -126,7 +129,7 @@ def test_a_visitors_export_holds_the_quick_games_of_its_links(
 ):
     finished_series(league=league, names=NAMES)
     visitor = Client()
-    visitor.post(f"/join/{quick_series.watch_token}/")
+    visitor.post(f"/tables/{quick_series.table.watch_token}/")
     data = json.loads(streamed(export_downloaded(visitor, "/history/export.json")))
     assert [item["id"] for item in data["series"]] == [quick_series.pk]
 

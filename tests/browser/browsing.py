@@ -79,8 +79,8 @@ class Tab:
     def open_link(self, token: str) -> None:
         """Open a game's score or watch link as a person does: the link, then its one button
         (a phone that holds the link already goes straight to the game)."""
-        self.goto(f"/join/{token}/")
-        button = self.page.locator(f'form[action="/join/{token}/"] button[type=submit]')
+        self.goto(f"/tables/{token}/")
+        button = self.page.locator(f'form[action="/tables/{token}/"] button[type=submit]')
         if button.count():
             with self.page.expect_navigation():
                 button.click()

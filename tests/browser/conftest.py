@@ -113,3 +113,24 @@ def open_tab(new_context, live_server, width) -> Iterator[Callable[..., Tab]]:
 def tab(open_tab) -> Tab:
     """A tab in a fresh context: a phone or a desktop nobody has used on this site yet."""
     return open_tab()
+
+
+@pytest.fixture
+def screen(new_context, live_server) -> Iterator[Callable[[dict], Tab]]:
+    """A tab of a given size in a fresh context; each must end without browser problems."""
+    tabs: list[Tab] = []
+
+    def _open(viewport: dict) -> Tab:
+        context = new_context(viewport=viewport)
+        context.set_default_timeout(TIMEOUT_MS)
+        tab = Tab(context, live_server.url, viewport["width"])
+        tabs.append(tab)
+        return tab
+
+    yield _open
+    problems = [problem for tab in tabs for problem in tab.problems]
+    for tab in tabs:
+        tab.page.remove_listener("requestfailed", tab.on_request_failed)
+        tab.page.remove_listener("console", tab.on_console)
+    if problems:
+        pytest.fail("the browser saw problems:\n" + "\n".join(problems), pytrace=False)

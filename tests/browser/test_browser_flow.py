@@ -53,8 +53,8 @@ def quick_game(tab: Tab) -> Series:
 def test_three_phones_stay_in_step_without_a_reload(open_tab):
     creator, scoring, watching = open_tab(), open_tab(), open_tab()
     series = quick_game(creator)
-    scoring.open_link(series.score_token)
-    watching.open_link(series.watch_token)
+    scoring.open_link(series.table.score_token)
+    watching.open_link(series.table.watch_token)
     phones = (creator.page, scoring.page, watching.page)
 
     # Recorded on the creator's phone: the two others show it by themselves.
@@ -99,7 +99,7 @@ def test_three_phones_stay_in_step_without_a_reload(open_tab):
 
 def test_a_hidden_page_stops_asking_and_asks_at_once_when_shown_again(tab):
     series = start_series()
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     asked: list[str] = []
     tab.page.on("request", lambda request: "/live/" in request.url and asked.append(request.url))
     tab.page.wait_for_timeout(2_500)
@@ -121,7 +121,7 @@ def test_an_empty_form_moves_on_to_the_next_deal_without_a_word(tab):
     """The deal form in focus but nothing typed: another phone's deal renumbers it, and no
     notice says points were kept (there are none)."""
     series = start_series()
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     points(tab.page, "Anna & Vera").focus()
     record(series, (70, 50))  # another phone
     expect(tab.page.get_by_role("heading", name="Deal 2: card points")).to_be_visible(
@@ -134,8 +134,8 @@ def test_an_empty_form_moves_on_to_the_next_deal_without_a_word(tab):
 def test_points_typed_for_a_deal_taken_meanwhile_are_kept(open_tab):
     series = start_series()
     other, stale = open_tab(), open_tab()
-    other.open_link(series.score_token)
-    stale.open_link(series.score_token)
+    other.open_link(series.table.score_token)
+    stale.open_link(series.table.score_token)
     # This phone hears nothing new (a poor connection): its form is for deal 1 still.
     stale.context.route("**/live/**", lambda route: route.fulfill(status=204))
     points(other.page, "Anna & Vera").fill("70")
@@ -158,7 +158,7 @@ def test_points_typed_for_a_deal_taken_meanwhile_are_kept(open_tab):
 
 def test_typing_into_a_filled_in_value_replaces_it(tab):
     series = start_series()
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     page = tab.page
     points(page, "Anna & Vera").fill("70")
     expect(points(page, "Boris & Gleb")).to_have_value("50")
@@ -177,13 +177,17 @@ def test_typing_into_a_filled_in_value_replaces_it(tab):
 def test_each_link_has_copy_share_and_a_qr_code(open_tab):
     page_tab = open_tab(permissions=["clipboard-read", "clipboard-write"])
     page_tab.context.add_init_script(FAKE_SHARE)
+    codes_fetched: list[str] = []
+    page_tab.page.on("request", lambda r: "/qr/" in r.url and codes_fetched.append(r.url))
     series = quick_game(page_tab)
     page = page_tab.page
+    page.wait_for_load_state("networkidle")
+    assert codes_fetched == []  # the QR codes are folded away: the first load fetches none
     for label, token in (
-        ("Scoring link", series.score_token),
-        ("Watching link", series.watch_token),
+        ("Scoring link", series.table.score_token),
+        ("Watching link", series.table.watch_token),
     ):
-        link = f"{page_tab.base_url}/join/{token}/"
+        link = f"{page_tab.base_url}/tables/{token}/"
         expect(page.get_by_label(label, exact=True)).to_have_value(link)
         page.get_by_role("button", name=f"Copy · {label}").click()
         expect(
@@ -195,7 +199,11 @@ def test_each_link_has_copy_share_and_a_qr_code(open_tab):
         page.get_by_text(f"QR code · {label}").click()
         qr = page.get_by_role("img", name=f"QR code of the {label.lower()}")
         expect(qr).to_be_visible()
+        page.wait_for_function(
+            "img => img.complete && img.naturalWidth > 0", arg=qr.element_handle()
+        )
         assert qr.bounding_box()["width"] >= 150  # big enough to scan from another phone
+        assert codes_fetched[-1] == f"{page_tab.base_url}/qr/tables/{token}/"
     # Renewing asks first and says who is locked out.
     page.get_by_text("New scoring link…").click()
     expect(page.locator("details.renew[open]")).to_contain_text("you (the creator) keep access")
@@ -232,7 +240,7 @@ def test_without_a_share_sheet_there_is_no_share_button(tab):
 def test_a_phone_whose_link_was_renewed_is_told_what_happened(open_tab):
     creator, friend = open_tab(), open_tab()
     series = quick_game(creator)
-    friend.open_link(series.score_token)
+    friend.open_link(series.table.score_token)
     creator.page.get_by_text("New scoring link…").click()
     with creator.page.expect_navigation():
         creator.page.get_by_role("button", name="Renew the scoring link").click()
@@ -254,7 +262,7 @@ def test_the_deciding_deal_brings_the_goat_into_view(tab):
         record(series, (60, 60), (True, True))  # eggs: a long list, the page scrolls
     record(series, (0, 120), (False, True))  # naked: Anna & Vera 6, the next naked deal ends it
     assert series.totals == [6, 0]
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     page = tab.page
     page.get_by_role("button", name="Record deal").scroll_into_view_if_needed()
     page.mouse.wheel(0, 400)
@@ -272,7 +280,7 @@ def test_the_goat_moment_tallies_this_line_ups_games(tab):
     series = start_series()
     while not series.finished:
         record(series, (0, 120), (False, True))
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     tab.page.get_by_role("button", name="Rematch: same seats, next dealer").click()
     expect(tab.page.get_by_role("heading", name="Deal 1: card points")).to_be_visible()
     rematch = Series.objects.get(rematch_of=series)
@@ -289,7 +297,7 @@ def test_the_goat_moment_tallies_this_line_ups_games(tab):
 def test_an_undo_says_what_it_removed_and_the_deal_can_be_put_back(tab):
     series = start_series()
     record(series, (70, 50))
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     page = tab.page
     page.get_by_role("link", name="Edit deal 1").click()
     points(page, "Anna & Vera").fill("20")
@@ -355,7 +363,7 @@ def test_large_text_keeps_the_scores_and_the_points_fields_on_one_screen(
     tab = Tab(context, live_server.url, width)
     series = start_series()
     record(series, (70, 50))
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     page = tab.page
     for _deal in range(2):
         expect(page.locator(".sides")).to_be_in_viewport(ratio=1)

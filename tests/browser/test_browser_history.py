@@ -19,7 +19,7 @@ def test_history_leads_to_a_score_sheet_with_its_chart_and_to_a_players_record(t
     old = finished(played(start_series()))
     live = played(services.series_rematch(series=old))  # the same players, a new series
     for series in (old, live):
-        tab.open_link(series.score_token)
+        tab.open_link(series.table.score_token)
 
     tab.goto("/")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="History").click()

@@ -11,8 +11,8 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from scoring.collation import sorted_by_name
 from scoring.leagues import services as league_services
+from scoring.lib.collation import sorted_by_name
 from tests.browser.browsing import DESKTOP, PHONE, axe_violations
 from tests.browser.data import a_league, finished, played
 from tests.helpers import make_user, start_series

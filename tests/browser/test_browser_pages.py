@@ -47,7 +47,7 @@ def main_page(name: str):
 
 
 def join(tab: Tab, series: Series, *, watch: bool = False) -> None:
-    tab.open_link(series.watch_token if watch else series.score_token)
+    tab.open_link(series.table.watch_token if watch else series.table.score_token)
 
 
 @main_page("home")
@@ -112,7 +112,7 @@ def _watching(tab: Tab) -> None:
 
 @main_page("join")
 def _join(tab: Tab) -> None:
-    tab.goto(f"/join/{played(start_series()).score_token}/")  # the page that asks first
+    tab.goto(f"/tables/{played(start_series()).table.score_token}/")  # the page that asks first
 
 
 @main_page("deal-edit")
@@ -295,7 +295,7 @@ def _link_renewed(tab: Tab) -> None:
     """A phone holding a game's old scoring link: what happened and how to get the new one."""
     series = played(start_series())
     join(tab, series)
-    table.series_link_renew(series=series, link="score")
+    table.table_link_renew(table=series.table, link="score")
     with tab.expecting(410):
         response = tab.page.goto(tab.url(series.get_absolute_url()))
         assert response is not None and response.status == 410

@@ -142,7 +142,7 @@ def test_bad_input_in_the_deal_form_shows_its_message_and_records_nothing(tab):
     series = start_series()
     version = series.version
     page = tab.page
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     form = page.locator("form.deal-form")
 
     with tab.expecting(422):
@@ -177,12 +177,12 @@ def test_a_spectator_sees_a_deal_appear_after_another_phone_records_it(open_tab)
     series = start_series()
     record(series, (70, 50))
     scorer, spectator = open_tab(), open_tab()
-    spectator.open_link(series.watch_token)
+    spectator.open_link(series.table.watch_token)
     expect(totals(spectator.page)).to_have_text(["0", "2"])
     expect(spectator.page.locator("form.deal-form")).to_have_count(0)
     expect(spectator.page.get_by_role("link", name="Edit deal 1")).to_have_count(0)
 
-    scorer.open_link(series.score_token)
+    scorer.open_link(series.table.score_token)
     record_deal(scorer.page, {"Anna & Vera": "20"})
     expect(totals(scorer.page)).to_have_text(["4", "2"])
 
@@ -196,8 +196,8 @@ def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(o
     series = start_series()
     record(series, (70, 50))
     phone_a, phone_b = open_tab(), open_tab()
-    phone_a.open_link(series.score_token)
-    phone_b.open_link(series.score_token)
+    phone_a.open_link(series.table.score_token)
+    phone_b.open_link(series.table.score_token)
     # Phone A hears nothing new (a poor connection), so its page still shows deal 1 last.
     phone_a.context.route("**/live/**", lambda route: route.fulfill(status=204))
     record_deal(phone_b.page, {"Anna & Vera": "20"})
@@ -213,7 +213,7 @@ def test_an_old_undo_button_on_one_phone_keeps_the_deal_another_phone_recorded(o
 def test_deal_entry_works_with_the_keyboard_alone(tab):
     series = start_series()
     page = tab.page
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     first = points(page, "Anna & Vera")
 
     # From the top of the page, Tab reaches the points field.
@@ -248,7 +248,7 @@ def test_deal_entry_works_with_the_keyboard_alone(tab):
 def test_the_card_counter_fills_in_the_points_of_both_sides(tab):
     series = start_series()
     page = tab.page
-    tab.open_link(series.score_token)
+    tab.open_link(series.table.score_token)
     page.get_by_text("Count cards for Anna & Vera").click()
     # Two aces, a ten, a king and a jack: 11 + 11 + 10 + 4 + 2 = 38, so the others have 82.
     page.get_by_label("A", exact=True).fill("2")
@@ -260,3 +260,44 @@ def test_the_card_counter_fills_in_the_points_of_both_sides(tab):
     page.get_by_role("button", name="Record deal").click()
     expect(totals(page)).to_have_text(["2", "0"])
     assert stored_points(series) == [(38, 82)]
+
+
+def test_every_phone_of_the_table_goes_on_to_the_rematch_without_a_tap(open_tab):
+    """Watchers follow a rematch by themselves (issue #38): the table's link shows the game the
+    table plays now; the address becomes the table's page, so a reload keeps the rematch."""
+    from tests.helpers import play_out
+
+    series = start_series()
+    scorer, watcher = open_tab(), open_tab()
+    scorer.open_link(series.table.score_token)
+    watcher.open_link(series.table.watch_token)
+    play_out(series, loser=0)
+    expect(watcher.page.locator("#the-end")).to_be_visible()  # the goat reaches the watcher
+    expect(
+        scorer.page.get_by_role("button", name="Rematch: same seats, next dealer")
+    ).to_be_visible()
+    scorer.page.get_by_role("button", name="Rematch: same seats, next dealer").click()
+    rematch = Series.objects.get(rematch_of=series)
+    board = watcher.page.locator(f'#scoreboard[data-series="{rematch.pk}"]')
+    expect(board).to_be_visible()  # no tap: its next poll brought it
+    expect(totals(watcher.page)).to_have_text(["0", "0"])
+    expect(watcher.page.locator("form.deal-form")).to_have_count(0)  # still only watching
+    assert watcher.page.url.endswith(f"/tables/{series.table.watch_token}/")
+    watcher.page.reload()
+    expect(watcher.page.locator(f'#scoreboard[data-series="{rematch.pk}"]')).to_be_visible()
+
+
+def test_undoing_the_goat_reaches_a_watching_phone_within_two_seconds(open_tab):
+    """A finished game's phones ask as often as a game in play: an undo of the deal that made
+    the goat reaches the watcher at its next poll (issue #38: it took 4-9 s)."""
+    from scoring.table import deals as table_deals
+    from tests.helpers import play_out
+
+    series = play_out(start_series(), loser=0)
+    watcher = open_tab()
+    watcher.open_link(series.table.watch_token)
+    expect(watcher.page.locator("#the-end")).to_be_visible()
+    assert watcher.page.locator("#scoreboard").get_attribute("data-every") == "2"
+    series.refresh_from_db()
+    table_deals.deal_undo(series_id=series.pk, number=series.deal_count, version=series.version)
+    expect(watcher.page.locator("#the-end")).to_have_count(0, timeout=3_000)

@@ -44,7 +44,7 @@ def test_a_round_cut_short_counts_the_standing_leader_as_the_winner(league):
     record(first.series, [30, 90])
     services.round_finish(event=event)
     board = leaderboard.build(event)
-    assert board.rounds[0].adjudicated
+    assert board.rounds[0].cut_short and not board.rounds[0].provisional
     _losers, leaders = _sides(first)
     lines = {line.name: line for line in board.lines}
     assert all(lines[name].won == 1 for name in leaders)
@@ -53,13 +53,19 @@ def test_a_round_cut_short_counts_the_standing_leader_as_the_winner(league):
 
 def test_the_tie_break_the_organiser_picked_orders_equal_players(league):
     event = make_event(league, 8, tie_break=Event.TieBreak.AGAINST)
-    first, _second = _tables(event)
-    record(first.series, [30, 90])
-    board = leaderboard.build(event)
-    losers, _ = _sides(first)
-    # nobody has won or been the goat: fewest points against first, the losers last
-    assert sorted(line.name for line in board.lines[-2:]) == sorted(losers)
-    assert board.lines[0].place == 1 and board.lines[-1].place == 7
+    first, second = _tables(event)
+    record(first.series, [30, 90])  # side 0 takes the defeat points
+    record(second.series, [60, 60], [True, True])  # an egg: 0 : 0, level, nobody wins it
+    services.round_finish(event=event)
+    board = leaderboard.build(Event.objects.get(pk=event.pk))
+    _losers, winners = _sides(first)
+    level = [name for side in _sides(second) for name in side]
+    # The winners first; then the level table's four, equal on every count (none against);
+    # the losers, with points against, last.
+    assert sorted(line.name for line in board.lines[:2]) == sorted(winners)
+    assert sorted(line.name for line in board.lines[2:6]) == sorted(level)
+    assert {line.place for line in board.lines[2:6]} == {3}
+    assert [line.place for line in board.lines[6:]] == [7, 7]
 
 
 def test_sitting_out_players_are_named_round_by_round(league):
@@ -73,8 +79,8 @@ GERMAN_ORDER = ["Anna", "Ärne", "Bernd", "Emil", "Olga", "Österreich", "Ülla"
 
 
 def _rename(league, names):
+    from scoring.core.names import name_key
     from scoring.models import Player
-    from scoring.names import name_key
 
     for player, name in zip(
         Player.objects.filter(league=league).order_by("pk"), names, strict=True
@@ -152,7 +158,7 @@ def test_a_correction_after_the_round_changes_who_won_a_table_cut_short(league, 
         points=(90, 30),
         tricks=None,
         user=owner,
-        correction=True,
+        organiser=True,
     )
     lines = {line.name: line for line in leaderboard.build(event).lines}
     assert all(lines[name].won == 1 for name in losers)
@@ -180,20 +186,25 @@ def test_the_boards_version_moves_with_a_deal_a_round_and_a_correction_only(leag
         points=(90, 30),
         tricks=None,
         user=owner,
-        correction=True,
+        organiser=True,
     )
     assert leaderboard.version(Event.objects.get(pk=event.pk)) != after_finish
 
 
 def test_each_table_of_the_round_says_how_it_stands(league):
-    from scoring.events.tables import TableState
+    from scoring.table.life import Phase
 
     event = make_event(league, 12, length="deals", length_value=2)
     first, second, _third = _tables(event)
     play_deals(first.series, [(30, 90), (30, 90)])
     record(second.series, [30, 90])
-    states = {t.number: t.state for t in leaderboard.build(event).rounds[0].tables}
-    assert states == {1: TableState.CLOSED, 2: TableState.PLAYING, 3: TableState.WAITING}
+    played = leaderboard.build(event).rounds[0]
+    states = {t.number: t.state for t in played.tables}
+    assert states == {1: Phase.CLOSED, 2: Phase.PLAYING, 3: Phase.WAITING}
+    # The table at its limit has its result, provisional while the round is open.
+    assert [t.provisional for t in played.tables] == [True, False, False] and played.provisional
     services.round_finish(event=event)
-    states = {t.number: t.state for t in leaderboard.build(event).rounds[0].tables}
-    assert set(states.values()) == {TableState.SCORED}
+    played = leaderboard.build(event).rounds[0]
+    states = {t.number: t.state for t in played.tables}
+    assert states == {1: Phase.CLOSED, 2: Phase.CUT_SHORT, 3: Phase.CUT_SHORT}
+    assert not played.provisional and not any(t.provisional for t in played.tables)

@@ -10,8 +10,8 @@ import functools
 import pytest
 from django.test import Client
 
+from scoring import rules
 from scoring.events import leaderboard
-from scoring.events.services import standing_winner
 from scoring.models import EventRound, EventTable
 from tests.helpers import (
     at_once,
@@ -34,7 +34,7 @@ def test_a_deal_racing_the_rounds_finish_is_in_its_result_or_refused(league, own
         table = EventTable.objects.filter(round__event=event, number=1).get()
         series = record(record(table.series, (80, 40)), (40, 80))  # 2 : 2
         phone = Client()
-        link = event.table_links.get(number=1)
+        link = event.tables.get(number=1)
         phone.post(link.get_absolute_url())
         form = deal_data(phone.get(link.get_absolute_url(), headers=HTMX), points_0="70")
         finish = functools.partial(
@@ -58,7 +58,9 @@ def test_a_deal_racing_the_rounds_finish_is_in_its_result_or_refused(league, own
             assert "this round is over at this table" in sent.content.decode()
             assert series.deal_count == 2 and series.totals == [2, 2]
         assert series.closed_at is not None
-        assert table.adjudicated and table.adjudicated_winner == standing_winner(series.totals)
+        # Its result is the standing defeat points', cut short, and counted as it stands.
+        assert series.finished and series.ending == "cut"
+        assert series.winner_side == rules.standing_winner(series.totals)
         # The leaderboard counts the table's series as it stands.
         board = leaderboard.build(event)
         first = next(r for r in board.rounds if r.number == 1).tables[0]

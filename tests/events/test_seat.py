@@ -10,10 +10,11 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from scoring.access import SESSION_SEATS
 from scoring.events import services as event_services
+from scoring.events.forms import seat_key
 from scoring.events.tables import company_in
 from scoring.models import Player
+from scoring.web.sessions import SESSION_SEATS
 from tests.helpers import html, league_snapshot, make_event, record
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +35,7 @@ def seat_url(event) -> str:
 def picked(event, player: Player) -> Client:
     """A phone whose player picked their name on the evening's seat page."""
     phone = Client()
-    response = phone.post(seat_url(event), {"player": player.pk})
+    response = phone.post(seat_url(event), {"player": seat_key(event, player.pk)})
     assert response.status_code == 302 and response["Location"] == seat_url(event)
     return phone
 
@@ -48,7 +49,7 @@ def test_the_seat_page_first_lists_the_evenings_players_to_pick_from(league, cli
     event = make_event(league, 9)
     page = html(client.get(seat_url(event)))
     for player in Player.objects.filter(pk__in=event.present):
-        assert f'name="player" value="{player.pk}">{player.name}</button>' in page
+        assert f'name="player" value="{seat_key(event, player.pk)}">{player.name}</button>' in page
     assert 'method="post"' in page
 
 
@@ -81,7 +82,8 @@ def test_the_players_results_so_far_are_their_leaderboard_line(league):
     event_services.round_finish(event=event)
     shown = text(picked(event, player).get(seat_url(event)))
     against = table.totals[0]
-    assert "Series played 1 Series won 0 Goats 0" in shown
+    assert "Series played 1 Series won 0" in shown and "Goats 0" in shown
+    assert "Share of series won, as the order counts it (per cent) 33" in shown  # 0 of 1
     assert f"Defeat points against (taken by their side) {against}" in shown
     assert re.search(r"Place \d of 8", shown)
     assert "Round 1 of 3 · over" in shown and "Round 2 of 3 · next" in shown
@@ -93,17 +95,20 @@ def test_the_choice_is_remembered_on_the_phone_and_another_name_can_be_picked(le
     phone = picked(event, first)
     assert f"<h1>{first.name}</h1>" in html(phone.get(seat_url(event)))
     again = phone.get(seat_url(event), {"pick": "1"})
-    assert f'value="{second.pk}"' in html(again)  # the list again, the choice kept meanwhile
+    # The list again, the choice kept meanwhile.
+    assert f'value="{seat_key(event, second.pk)}"' in html(again)
     assert f"<h1>{first.name}</h1>" in html(phone.get(seat_url(event)))
-    phone.post(seat_url(event), {"player": second.pk})
+    phone.post(seat_url(event), {"player": seat_key(event, second.pk)})
     assert f"<h1>{second.name}</h1>" in html(phone.get(seat_url(event)))
 
 
-@pytest.mark.parametrize("value", ["", "abc", "9223372036854775808", "-1", "0", "other"])
+@pytest.mark.parametrize("value", ["", "abc", "9223372036854775808", "-1", "0", "other", "id"])
 def test_a_name_not_of_the_evening_is_refused_in_the_page_and_nothing_is_kept(league, value):
     event = make_event(league, 8)
     if value == "other":  # a player of the league who is not at this club night
-        value = str(Player.objects.create(name="Stranger", league=league).pk)
+        value = seat_key(event, Player.objects.create(name="Stranger", league=league).pk)
+    if value == "id":  # a player's row id is no name of the evening's
+        value = str(event.present[0])
     phone = Client()
     before = league_snapshot(league)
     response = phone.post(seat_url(event), {"player": value})
@@ -152,7 +157,7 @@ def test_a_renewed_public_link_shuts_the_old_seat_page(league):
     phone = picked(event, Player.objects.get(pk=event.present[0]))
     event = event_services.share_renew(event=event)
     assert phone.get(old).status_code == 404
-    assert phone.post(old, {"player": event.present[0]}).status_code == 404
+    assert phone.post(old, {"player": seat_key(event, event.present[0])}).status_code == 404
     assert phone.get(seat_url(event)).status_code == 200
 
 
@@ -167,3 +172,16 @@ def test_a_poll_whose_player_is_no_longer_of_the_evening_reloads_the_page(league
     session.save()
     answer = phone.get(poll.replace("version=", "version=old"), headers=HTMX)
     assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
+
+
+def test_the_name_buttons_carry_no_players_row_id(league):
+    event = make_event(league, 8)
+    page = html(Client().get(seat_url(event)))
+    values = re.findall(r'name="player" value="([^"]+)"', page)
+    assert len(values) == 8
+    assert not set(values) & {str(player) for player in event.present}
+    assert sorted(values) == sorted(seat_key(event, player) for player in event.present)
+    other = make_event(league, 8, name="Another night")
+    assert not set(values) & set(
+        re.findall(r'value="([^"]+)"', html(Client().get(seat_url(other))))
+    )

@@ -51,6 +51,7 @@ def test_a_short_evening_repeats_neither_partners_nor_opponents(count, rounds):
     assert set(fair.sit_outs.values()) == {0}
 
 
+@pytest.mark.slow  # seconds: run by make test, not make test-fast
 def test_thirteen_players_sit_out_in_turn_and_never_repeat_partners():
     plan = schedule(range(1, 14), 6, seed=1)
     fair = figures(plan)
@@ -147,6 +148,7 @@ def test_the_command_seats_tables_of_three_on_request():
     assert all(r["out"] == [] for r in document["rounds"])
 
 
+@pytest.mark.slow  # seconds: run by make test, not make test-fast
 def test_thirteen_players_over_six_rounds_meet_their_opponents_evenly():
     # 72 opposing meetings over 78 pairs: none need repeat, and this seed repeats none
     best = figures(schedule(range(1, 14), 6, seed=2))
@@ -158,6 +160,7 @@ def test_thirteen_players_over_six_rounds_meet_their_opponents_evenly():
     assert sorted(usual.sit_outs.values()) == [0] * 7 + [1] * 6
 
 
+@pytest.mark.slow  # seconds: run by make test, not make test-fast
 def test_thirteen_players_at_tables_of_three_over_six_rounds_repeat_few_opponents():
     plan = schedule(range(1, 14), 6, seed=0, three_player_tables=True)
     assert plan == schedule(range(1, 14), 6, seed=0, three_player_tables=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.events import services
-from scoring.events.services import EventError, standing_winner
+from scoring.events.services import EventError
 from scoring.models import EventTable, Player, Series
 from scoring.table import deals
 from tests.helpers import make_event, play_deals, play_out, record
@@ -36,19 +36,12 @@ def test_finishing_a_timed_round_scores_unfinished_series_by_standing_points(lea
     record(first.series, [30, 90])  # side 0 takes the defeat points
     play_out(second.series, loser=1)
     services.round_finish(event=event)
-    first.refresh_from_db()
-    second.refresh_from_db()
-    assert first.adjudicated and first.adjudicated_winner == 1
-    assert not second.adjudicated
-    assert not Series.objects.get(pk=first.series_id).finished  # the league's series is untouched
+    cut, goat = (Series.objects.get(pk=table.series_id) for table in (first, second))
+    # Cut short by the finish: won on its standing defeat points, a result like any other.
+    assert (cut.finished, cut.ending, cut.winner_side) == (True, "cut", 1)
+    assert (goat.ending, goat.winner_side) == ("goat", 0)
     nxt = services.round_start(event=event)
     assert nxt.number == 2
-
-
-def test_the_standing_rule_leaves_level_sides_without_a_winner():
-    assert standing_winner([4, 2]) == 1
-    assert standing_winner([3, 3]) is None
-    assert standing_winner([]) is None
 
 
 def test_a_leaver_is_reseated_out_of_the_rounds_not_started(league):
@@ -56,7 +49,7 @@ def test_a_leaver_is_reseated_out_of_the_rounds_not_started(league):
     first_round = event.plan[0]
     leaver = first_round["tables"][0][0]
     players = Player.objects.filter(pk__in=event.present).exclude(pk=leaver)
-    event = services.players_change(event=event, players=list(players))
+    event = services.players_change(event=event, players=list(players)).event
     assert event.plan[0] == first_round
     for later in event.plan[1:]:
         seated = [p for t in later["tables"] for p in t]
@@ -88,7 +81,7 @@ def test_a_late_arrival_is_seated_in_the_rounds_not_started(league):
     first_round = event.plan[0]
     late = Player.objects.create(name="Late Lara", league=league)
     players = [*Player.objects.filter(pk__in=event.present), late]
-    event = services.players_change(event=event, players=players, names=["New Nikita"])
+    event = services.players_change(event=event, players=players, names=["New Nikita"]).event
     assert event.plan[0] == first_round
     nikita = Player.objects.get(league=league, name="New Nikita")
     for later in event.plan[1:]:
@@ -119,11 +112,13 @@ def test_finishing_a_round_of_deals_scores_a_table_at_its_limit_by_standing_poin
     play_deals(first.series, [(30, 90), (30, 90)])  # side 0 takes the defeat points
     refused = deals.deal_record(series_id=first.series_id, number=3, points=(30, 90), tricks=None)
     assert refused.entry is deals.Entry.LIMIT
+    limit = Series.objects.get(pk=first.series_id)
+    # At its limit the table has its result at once, before the round's end.
+    assert (limit.finished, limit.ending, limit.winner_side) == (True, "deals", 1)
     services.round_finish(event=event)
-    first.refresh_from_db()
-    second.refresh_from_db()
-    assert first.adjudicated and first.adjudicated_winner == 1
-    assert second.adjudicated and second.adjudicated_winner is None  # no deal: level
+    limit, level = (Series.objects.get(pk=table.series_id) for table in (first, second))
+    assert (limit.ending, limit.winner_side) == ("deals", 1)  # played to its limit: not cut
+    assert (level.ending, level.winner_side) == ("cut", None)  # no deal: level, cut short
 
 
 def test_finishing_asked_first_names_the_tables_still_playing_and_changes_nothing(league):

@@ -79,9 +79,7 @@ def test_the_streak_counts_finished_series_without_being_the_goat(evening):
         ([True, True], (0, 0)),
     ],
 )
-def test_the_database_counts_the_streaks_as_runs_without_the_goat_oldest_first(
-    league, goats, expected
-):
+def test_the_streaks_are_runs_without_the_goat_oldest_first(league, goats, expected):
     now = timezone.now()
     for age, goat in enumerate(reversed(goats)):  # the oldest first, an hour apart
         series = finished_series(goat=0 if goat else 1, names=NAMES, league=league)

@@ -5,13 +5,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
-from django.contrib.sessions.backends.db import SessionStore
-from django.test import RequestFactory
 from django.utils import timezone
 
 from scoring import rules
-from scoring.access import remember_link
+from scoring.core.visitors import Visitor
 from scoring.history.forms import HistoryFilterForm
 from scoring.history.rows import ROW_FIELDS, SeriesRow, series_rows
 from scoring.history.selectors import (
@@ -27,13 +24,9 @@ from tests.helpers import finished_series, start_series
 pytestmark = pytest.mark.django_db
 
 
-def request_for(user=None, links: tuple[Series, ...] = ()):
-    request = RequestFactory().get("/history/")
-    request.user = user or AnonymousUser()
-    request.session = SessionStore()
-    for series in links:
-        remember_link(request, series, series.watch_token)
-    return request
+def visitor_for(user=None, links: tuple[Series, ...] = ()) -> Visitor:
+    """Who asks: an account (or none) holding the watch links of ``links``' tables."""
+    return Visitor(user=user, links={series.table.watch_token: series.table_id for series in links})
 
 
 def clean(**data) -> dict:
@@ -164,14 +157,14 @@ def test_a_browser_sees_the_players_of_the_quick_games_it_holds_a_link_for(leagu
     mine = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
     start_series(names=("Nobody", "Else", "Here", "Now"))
     start_series(names=("Lena", "Misha", "Nina", "Pavel"), league=league)
-    names = set(visible_players(request_for(links=(mine,))).values_list("name", flat=True))
+    names = set(visible_players(visitor_for(links=(mine,))).values_list("name", flat=True))
     assert names == {"Ira", "Kolya", "Lida", "Masha"}
-    assert not visible_players(request_for(outsider)).exists()
+    assert not visible_players(visitor_for(outsider)).exists()
 
 
 def test_a_member_sees_the_players_of_the_league(league, viewer):
     start_series(names=("Lena", "Misha", "Nina", "Pavel"), league=league)
-    names = set(visible_players(request_for(viewer)).values_list("name", flat=True))
+    names = set(visible_players(visitor_for(viewer)).values_list("name", flat=True))
     assert names == {"Lena", "Misha", "Nina", "Pavel"}
 
 
@@ -180,10 +173,10 @@ def test_a_player_is_visible_to_members_and_link_holders_only(league, viewer, ou
     quick = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
     lena = Player.objects.get(name="Lena")
     ira = Player.objects.get(name="Ira")
-    member = player_scope(request_for(viewer), lena)
+    member = player_scope(visitor_for(viewer), lena)
     assert member.whole_league and list(member.series) == [league_game]
-    assert player_scope(request_for(outsider), lena) is None
-    holder = player_scope(request_for(links=(quick,)), ira)
+    assert player_scope(visitor_for(outsider), lena) is None
+    holder = player_scope(visitor_for(links=(quick,)), ira)
     assert not holder.whole_league and list(holder.series) == [quick]
-    assert player_scope(request_for(links=(league_game,)), ira) is None
-    assert player_scope(request_for(), ira) is None
+    assert player_scope(visitor_for(links=(league_game,)), ira) is None
+    assert player_scope(visitor_for(), ira) is None

@@ -44,7 +44,7 @@ def test_a_member_sees_the_league_series_and_an_outsider_does_not(league, viewer
 
 def test_a_browser_sees_the_quick_games_it_holds_a_link_for(quick_series):
     other = start_series(names=("Ira", "Kolya", "Lida", "Masha"))
-    page = html(client_with_link(quick_series, quick_series.watch_token).get("/history/"))
+    page = html(client_with_link(quick_series, quick_series.table.watch_token).get("/history/"))
     assert f'href="/series/{quick_series.pk}/"' in page  # in progress: its scoreboard
     assert f"/series/{other.pk}/" not in page
     assert "No series yet" in html(Client().get("/history/"))
@@ -75,7 +75,7 @@ def test_a_row_opens_the_scoreboard_while_the_game_is_on_and_the_sheet_once_it_i
     assert f'href="/series/{over.pk}/sheet/"' in page and f'href="/series/{over.pk}/"' not in page
     assert client.get(f"/series/{on.pk}/").status_code == 200  # a viewer may watch it
     # A phone holding only the watch link of a quick game: its row opens the board it may see.
-    watcher = client_with_link(quick_series, quick_series.watch_token)
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
     assert f'href="/series/{quick_series.pk}/"' in html(watcher.get("/history/"))
     assert watcher.get(f"/series/{quick_series.pk}/").status_code == 200
     assert f"/series/{on.pk}/" not in html(watcher.get("/history/"))
@@ -154,7 +154,9 @@ def test_the_sheet_is_for_whoever_may_see_the_series(league, viewer, outsider, q
     assert logged_in(viewer).get(f"/series/{series.pk}/sheet/").status_code == 200
     assert logged_in(outsider).get(f"/series/{series.pk}/sheet/").status_code == 404
     url = f"/series/{quick_series.pk}/sheet/"
-    assert client_with_link(quick_series, quick_series.watch_token).get(url).status_code == 200
+    assert (
+        client_with_link(quick_series, quick_series.table.watch_token).get(url).status_code == 200
+    )
     assert Client().get(url).status_code == 404
     assert Client().get("/series/98765/sheet/").status_code == 404
 
@@ -263,7 +265,7 @@ def test_downloads_hold_only_visible_series_and_never_links(
     text = streamed(response)
     data = json.loads(text)
     assert [item["id"] for item in data["series"]] == [series.pk]
-    assert data["secrets"] is False and series.score_token not in text
+    assert data["secrets"] is False and series.table.score_token not in text
     nothing = export_downloaded(logged_in(outsider), "/history/export.json")
     assert json.loads(streamed(nothing))["series"] == []
     rows = streamed(export_downloaded(logged_in(viewer), "/history/export.csv")).splitlines()

@@ -51,6 +51,7 @@ function plainState(state, firstDealer, seatSides) {
     multiplier: state.multiplier,
     to_target: state.toTarget,
     goats_with_eggs: state.goatsWithEggs,
+    closed_winner: R.resultWinner(state, true),
   };
   if (seatSides) {
     plain.dealer = R.dealerSeat(firstDealer, seatSides, state);

@@ -12,8 +12,8 @@ is a JSON object whose ``kind`` says what it holds:
 - ``series``: ``rules`` (``Ruleset.to_dict()``), ``mode``, ``seat_sides``, ``first_dealer``,
   ``start`` (the state before any deal) and ``steps``: per deal entered, its raw ``points`` and
   ``tricks`` as the site hands them to ``Deal`` then ``Series.add``, and either ``outcome`` and
-  ``state`` or ``refused`` (the ``InvalidDeal``: template, params, side, field, number; the
-  state is then unchanged).
+  ``state`` (with ``closed_winner``: the result were the series closed then) or ``refused`` (the
+  ``InvalidDeal``: template, params, side, field, number; the state is then unchanged).
 - ``replay``: ``replay(sides, raw points, rules)``: the final ``state`` or the ``refused``.
 - ``score``: ``score_deal(points, tricks, rules, multiplier)``: ``score`` or ``refused``.
 - ``ruleset``: ``Ruleset.from_dict(data)``: its ``rules`` or ``refused`` (True).
@@ -46,11 +46,11 @@ from scoring.rules.ruleset import (
     Ruleset,
 )
 from scoring.rules.scoring import score_deal
-from scoring.rules.series import Series, SeriesState, replay
+from scoring.rules.series import Series, SeriesState, replay, result_winner
 from scoring.rules.table import SEAT_SIDES, dealer_seat, first_leader_seat
 
 FORMAT = 1
-#: Seats per mode (the site's ``scoring.modes``, which imports Django).
+#: Seats per mode (the site's ``scoring.core.modes``, which imports Django).
 MODES = {"teams": 4, "duel": 2, "three": 3}
 #: The share of entered deals that are invalid, and the most deals one series is given.
 INVALID_SHARE = 0.15
@@ -362,6 +362,9 @@ def _state(
         "multiplier": state.multiplier,
         "to_target": list(state.to_target),
         "goats_with_eggs": state.goats_with_eggs,
+        # Every way a game ends: its result were it closed now (its limit, its time, the
+        # organiser), as RULES.md's "A game that ends before the goat" scores it.
+        "closed_winner": result_winner(state, closed=True),
     }
     if first_dealer is not None and seat_sides is not None:
         dealer = dealer_seat(first_dealer, seat_sides, state)

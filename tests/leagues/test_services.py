@@ -196,7 +196,7 @@ def test_sharing_the_standings_makes_and_revokes_a_link(league):
 def test_moving_a_quick_game_matches_players_by_name_and_creates_the_others(league, scorer):
     known = Player.objects.create(name="анна", league=league)
     quick = start_series(names=("Анна", "Boris", "Vera", "Gleb"))
-    old_score, old_watch = quick.score_token, quick.watch_token
+    old_score, old_watch = quick.table.score_token, quick.table.watch_token
     moved = league_services.series_move_to_league(series=quick, league=league, user=scorer)
     seats = list(moved.seats.select_related("player").order_by("position"))
     assert moved.league == league
@@ -204,8 +204,8 @@ def test_moving_a_quick_game_matches_players_by_name_and_creates_the_others(leag
     assert all(seat.player.league == league for seat in seats)
     assert [seat.player.name for seat in seats[1:]] == ["Boris", "Vera", "Gleb"]
     # Both links renewed: the league's members reach it by role, the quick game's table no more.
-    assert moved.score_token not in (old_score, old_watch)
-    assert moved.watch_token not in (old_score, old_watch, moved.score_token)
+    assert moved.table.score_token not in (old_score, old_watch)
+    assert moved.table.watch_token not in (old_score, old_watch, moved.table.score_token)
     assert not Player.objects.filter(league=None).exists()  # the quick game's players were spare
 
 

@@ -7,7 +7,6 @@ import pytest
 from scoring.events import services as event_services
 from scoring.leagues import players as league_players
 from scoring.leagues.services import LeagueError
-from scoring.leagues.standings import StandingsFilter, head_to_head, league_standings
 from scoring.models import (
     Event,
     League,
@@ -18,6 +17,7 @@ from scoring.models import (
     Seat,
     Series,
 )
+from scoring.standings.selectors import StandingsFilter, head_to_head, league_standings
 from tests.helpers import (
     finished,
     html,

@@ -59,6 +59,7 @@ def _failures(result: subprocess.CompletedProcess[str]) -> str:
     )
 
 
+@pytest.mark.slow  # seconds: run by make test, not make test-fast
 @pytest.mark.parametrize("served", [False, True], ids=["source", "minified"])
 def test_the_js_engine_scores_every_vector_as_python(tmp_path, served):
     """The source, and the engine as phones get it (minified: kozel_site/staticfiles.py)."""
@@ -197,8 +198,9 @@ def test_a_rule_changed_in_python_only_fails_the_js_run(tmp_path, monkeypatch):
         ("this.multiplier = multiplier + 1;", "this.multiplier = multiplier + 2;"),
         ("if (raw.length < 2 || raw.length > 3) {", "if (raw.length < 2 || raw.length > 4) {"),
         ("leaders.length === 1 ? leaders[0] : null", "leaders[0]"),
+        ("return leaders.length > 1 ? null : leaders[0];", "return leaders[0];"),
     ],
-    ids=["save-line", "stacking", "sides", "first-out-winner"],
+    ids=["save-line", "stacking", "sides", "first-out-winner", "closed-winner"],
 )
 def test_a_rule_changed_in_javascript_only_fails_the_js_run(tmp_path, rule, changed):
     source = MODULE.read_text()

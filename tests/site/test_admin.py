@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import re
+import uuid
+from datetime import date
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -15,10 +17,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.urls import clear_url_caches, reverse
 
-from scoring import languages
-from scoring.backup import jobs
+from scoring.accounts import languages
+from scoring.backup import jobs, worker
+from scoring.events import services as event_services
 from scoring.leagues import players as league_players
 from scoring.models import Deal, Export, League, Membership, Player, Role
+from scoring.seasons import services as season_services
+from scoring.seasons.services import SeasonRules
+from scoring.table import proposals
 from tests.helpers import (
     PASSWORD,
     db_snapshot,
@@ -36,8 +42,8 @@ pytestmark = pytest.mark.django_db
 #: unless this test is told otherwise).
 READ_ONLY = {
     "series", "seat", "deal", "dealevent", "player", "membership", "league", "leagueevent",
-    "runningtotal", "pairresult", "event", "eventround", "eventtable", "eventtablelink",
-    "accountsettings", "export",
+    "runningtotal", "pairresult", "event", "eventround", "eventtable", "table",
+    "accountsettings", "export", "dealproposal", "season", "workerpulse",
 }  # fmt: skip
 
 
@@ -62,11 +68,24 @@ def world(league, owner):
     )
     finished(league, names=("Gleb", "Dima", "Egor", "Fima"))  # two teams: a pair's result
     logged_in(owner).get(f"/leagues/{league.pk}/standings/")  # the running totals, folded
-    make_event(league, 4, rounds=1)  # a club night with its round and table
+    event = make_event(league, 4, rounds=1)  # a club night with its round and table
+    event_services.round_finish(event=event)
+    table = event.played_rounds.get().tables.get()
+    proposals.proposal_send(  # a deal its phone proposed after the round closed
+        series_id=table.series_id, number=1, entry_key=uuid.uuid4(), points=(70, 50),
+        tricks=None, sides=(0, 1),
+    )  # fmt: skip
+    season_services.season_create(  # a season, and a preview picture kept for messengers
+        league=league,
+        rules=SeasonRules(name="Spring", starts_on=date(2025, 3, 1), ends_on=date(2025, 5, 31)),
+        user=owner,
+    )
+    logged_in(owner).get(f"/pictures/series/{table.series_id}/?v=1&lang=en")
     languages.account_language_set(user=owner, language="de")  # an account's settings
     Group.objects.create(name="operators")
     scope = {"leagues": [league.pk], "series": [], "owned": [], "filters": {}, "language": "en"}
     jobs.export_request(kind=Export.Kind.HISTORY_JSON, user=owner, address="", scope=scope)
+    worker.pulse_write(worker="host-1-a")  # a task worker's pulse
     common = {"user_agent": "phone", "ip_address": "203.0.113.9", "http_accept": "*/*"}
     AccessAttempt.objects.create(username="vika", failures_since_start=5, **common)
     AccessLog.objects.create(username="vika", **common)
@@ -161,13 +180,26 @@ def test_no_admin_list_costs_more_queries_for_more_rows(world, owner, scorer, op
         league=world, source_id=players["Nina"].pk, target_id=players["Ivan"].pk, user=owner
     )
     logged_in(owner).get(f"/leagues/{world.pk}/standings/")
-    make_event(world, 4, rounds=1, name="Saturday night")
+    saturday = make_event(world, 4, rounds=1, name="Saturday night")
+    event_services.round_finish(event=saturday)
+    table = saturday.played_rounds.get().tables.get()
+    proposals.proposal_send(
+        series_id=table.series_id, number=1, entry_key=uuid.uuid4(), points=(40, 80),
+        tricks=None, sides=(0, 1),
+    )  # fmt: skip
     languages.account_language_set(user=scorer, language="ja")
     garden = League.objects.create(name="Garden table")
     Membership.objects.create(league=garden, user=make_user("zoya"), role=Role.OWNER)
     Group.objects.create(name="scorers")
     scope = {"leagues": [world.pk], "series": [], "owned": [], "filters": {}, "language": "en"}
     jobs.export_request(kind=Export.Kind.HISTORY_CSV, user=scorer, address="", scope=scope)
+    worker.pulse_write(worker="host-1-b")
+    season_services.season_create(
+        league=garden,
+        rules=SeasonRules(name="Autumn", starts_on=date(2025, 9, 1), ends_on=date(2025, 11, 30)),
+        user=owner,
+    )
+    logged_in(owner).get(f"/pictures/series/{table.series_id}/?v=1&lang=ru")
 
     assert [m for m, count in rows.items() if m._default_manager.count() <= count] == []
     assert {url: query_count(client, url) for url in lists} == before

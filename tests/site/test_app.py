@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from scoring.table import offline
+from scoring.web.middleware import VIEWER_HEADER
 from tests.helpers import creator_client, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
@@ -41,12 +42,13 @@ def test_the_worker_is_served_from_the_root_never_cached_and_versioned(client: C
     assert response["Service-Worker-Allowed"] == "/"
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
     body = response.content.decode()
-    assert f'"version": "{offline.app_version()}"' in body
+    assert f'"version":"{offline.app_version()}"' in body
     for url in offline.shell_urls():
         assert json.dumps(url) in body
+    assert "// " not in body  # minified, as the static scripts are
     # A deploy with another build id changes the worker, so phones update and drop the old cache.
     settings.APP_VERSION = "build-2"
-    assert '"version": "build-2-' in client.get("/sw.js").content.decode()
+    assert '"version":"build-2-' in client.get("/sw.js").content.decode()
     assert "Content-Security-Policy" in response  # the worker runs under the site's CSP too
 
 
@@ -57,10 +59,10 @@ def test_the_offline_page_says_so_in_the_readers_language(client: Client):
 
 def test_pages_name_their_viewer_an_account_never_by_its_id(quick_series):
     anonymous = creator_client(quick_series).get(quick_series.get_absolute_url())
-    assert anonymous[offline.VIEWER_HEADER] == "anon"
+    assert anonymous[VIEWER_HEADER] == "anon"
     anna, boris = make_user("anna"), make_user("boris")
-    first = logged_in(anna).get("/")[offline.VIEWER_HEADER]
-    second = logged_in(boris).get("/")[offline.VIEWER_HEADER]
+    first = logged_in(anna).get("/")[VIEWER_HEADER]
+    second = logged_in(boris).get("/")[VIEWER_HEADER]
     assert first != second and "anon" not in (first, second)
     assert str(anna.pk) != first and len(first) == 16
-    assert offline.VIEWER_HEADER not in Client().get("/sw.js")
+    assert VIEWER_HEADER not in Client().get("/sw.js")

@@ -109,7 +109,7 @@ def test_secure_cookies_and_hsts_are_sent_over_https(db, settings, quick_series)
     plain = client.get("/")
     assert plain.status_code == 301 and plain["Location"].startswith("https://")
     behind_proxy = client.post(
-        f"/join/{quick_series.score_token}/", headers={"X-Forwarded-Proto": "https"}
+        f"/tables/{quick_series.table.score_token}/", headers={"X-Forwarded-Proto": "https"}
     )
     assert behind_proxy.status_code == 302
     assert behind_proxy["Strict-Transport-Security"] == (

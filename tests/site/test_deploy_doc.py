@@ -61,6 +61,9 @@ TRIED = {
     "createdb kozel": 'createdb --maintenance-db="$PG/postgres" "$1"',
     ".venv/bin/python manage.py migrate --noinput": '"$PYTHON" manage.py migrate --noinput',
     ".venv/bin/python manage.py fold_standings": '"$PYTHON" manage.py fold_standings',
+    ".venv/bin/python manage.py login_link <username> --site https://kozel.example.org": (
+        '"$PYTHON" manage.py login_link demo --site "$SITE"'
+    ),
     ".venv/bin/python manage.py collectstatic --noinput": (
         '"$PYTHON" manage.py collectstatic --noinput'
     ),
@@ -77,9 +80,7 @@ TRIED = {
     "BIND=127.0.0.1:8002 .venv/bin/gunicorn -c kozel_site/gunicorn.conf.py kozel_site.wsgi": (
         'BIND="127.0.0.1:$port" "$BIN/gunicorn" -c kozel_site/gunicorn.conf.py kozel_site.wsgi'
     ),
-    ".venv/bin/python manage.py db_worker --no-reload": (
-        '"$PYTHON" manage.py db_worker --no-reload'
-    ),
+    ".venv/bin/python manage.py task_worker": '"$PYTHON" manage.py task_worker',
     "curl -fsS http://127.0.0.1:8001/healthz": "curl -fsS http://127.0.0.1:$port/healthz",
     'pg_dump -Fc -f kozel-$(date +%F).dump "$DATABASE_URL"': (
         'pg_dump -Fc -f "$WORK/kozel.dump" "$DATABASE_URL"'

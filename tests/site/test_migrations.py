@@ -7,12 +7,14 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from scoring import names, rules
+from scoring import rules
+from scoring.core import names
 from scoring.models import Player, Seat
 from scoring.table import services
 from scoring.table.replays import replay_rows
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test migrates a database from scratch: seconds, run by make test, not make test-fast.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 BEFORE = [("scoring", "0002_leagues")]
 AFTER = [("scoring", "0003_seat_tallies")]

@@ -39,7 +39,7 @@ players = services.players_resolve(names=["Anna", "Boris", "Vera", "Gleb"], leag
 series = services.series_start(
     mode="teams", players=players, first_dealer=0, ruleset=rules.PRESETS["classic"]
 )
-print("GAME", series.pk, series.score_token)
+print("GAME", series.pk, series.table.score_token)
 """
 
 
@@ -170,10 +170,10 @@ def test_a_game_link_opened_through_one_server_works_through_the_other(
     first, second = servers
     pk, token = quick_game
     phone = Browser()
-    status, _headers, page = phone.get(first, f"/join/{token}/")
+    status, _headers, page = phone.get(first, f"/tables/{token}/")
     assert status == 200  # asks first: opening a link changes nothing
     confirm = {"csrfmiddlewaretoken": csrf_token(page)}
-    assert phone.post(first, f"/join/{token}/", confirm)[0] == 302
+    assert phone.post(first, f"/tables/{token}/", confirm)[0] == 302
     assert Browser().get(second, f"/series/{pk}/")[0] == 404  # a stranger sees nothing
     status, _headers, page = phone.get(second, f"/series/{pk}/")
     assert status == 200
@@ -232,9 +232,9 @@ def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
     pk, token = quick_game
     phone_a, phone_b = Browser(), Browser()
     for phone in (phone_a, phone_b):
-        _status, _headers, page = phone.get(first, f"/join/{token}/")
+        _status, _headers, page = phone.get(first, f"/tables/{token}/")
         confirm = {"csrfmiddlewaretoken": csrf_token(page)}
-        assert phone.post(first, f"/join/{token}/", confirm)[0] == 302
+        assert phone.post(first, f"/tables/{token}/", confirm)[0] == 302
 
     def record_deal(phone: Browser, port: int) -> None:
         page = phone.get(port, f"/series/{pk}/")[2]
@@ -264,15 +264,14 @@ def test_an_old_undo_sent_through_another_server_never_removes_a_newer_deal(
 
 
 def deal_form(page: str) -> dict[str, str]:
-    """The deal form's own token, number and key (not another form's on the page): its inputs,
-    and those outside it that name it by its id, as a browser sends them."""
+    """The deal form's own token, number and key (not another form's on the page), as a browser
+    sends them."""
     form = re.search(r'<form method="post" id="deal-form".*?</form>', page, re.DOTALL)
     assert form, "the page has a deal form"
-    named = "".join(re.findall(r'<input [^>]*form="deal-form"[^>]*>', page))
     return {
-        "csrfmiddlewaretoken": csrf_token(named),
+        "csrfmiddlewaretoken": csrf_token(form.group(0)),
         "number": form_value(form.group(0), "number"),
-        "entry_key": form_value(named, "entry_key"),
+        "entry_key": form_value(form.group(0), "entry_key"),
     }
 
 
@@ -284,8 +283,10 @@ def test_deals_recorded_through_one_server_on_pages_of_the_other_are_recorded_on
     first, second = servers
     pk, token = quick_game
     phone = Browser()
-    page = phone.get(first, f"/join/{token}/")[2]
-    assert phone.post(first, f"/join/{token}/", {"csrfmiddlewaretoken": csrf_token(page)})[0] == 302
+    page = phone.get(first, f"/tables/{token}/")[2]
+    assert (
+        phone.post(first, f"/tables/{token}/", {"csrfmiddlewaretoken": csrf_token(page)})[0] == 302
+    )
     before = int(
         manage_ok(
             environment,

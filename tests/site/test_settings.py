@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import runpy
 import secrets
+import sys
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 SETTINGS = Path(__file__).resolve().parents[2] / "kozel_site" / "settings.py"
+ROOT = SETTINGS.parents[1]
 VARIABLES = [
     "DEBUG",
     "SECRET_KEY",
@@ -200,9 +202,9 @@ def test_the_client_address_comes_from_the_proxy_only_when_one_is_trusted(monkey
     assert production(monkeypatch, SECURE_PROXY_SSL_HEADER="false")["TRUSTED_PROXY_COUNT"] == 0
     assert production(monkeypatch, TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
     values = production(monkeypatch)
-    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.clients.client_network"
+    assert values["AXES_CLIENT_IP_CALLABLE"] == "scoring.web.clients.client_network"
     assert values["AXES_LOCKOUT_PARAMETERS"] == [["username", "ip_address"]]
-    assert values["AXES_WHITELIST_CALLABLE"] == "scoring.logins.known_browser"
+    assert values["AXES_WHITELIST_CALLABLE"] == "scoring.web.logins.known_browser"
 
 
 def test_production_without_a_mail_server_sends_no_mail_and_offers_no_reset(monkeypatch):
@@ -228,7 +230,7 @@ def test_development_prints_mail_to_the_console(monkeypatch):
 
 def test_log_lines_go_through_the_redacting_formatter(monkeypatch):
     formatter = production(monkeypatch)["LOGGING"]["formatters"]["context"]
-    assert formatter["class"] == "scoring.middleware.RedactingFormatter"
+    assert formatter["class"] == "scoring.web.middleware.RedactingFormatter"
 
 
 def test_the_admin_is_at_admin_in_development_and_off_in_production_unless_set(monkeypatch):
@@ -272,3 +274,30 @@ def test_sqlite_runs_in_wal_mode_for_several_workers(monkeypatch):
     assert "synchronous=FULL" in full["init_command"]
     with pytest.raises(ImproperlyConfigured, match="SQLITE_SYNCHRONOUS"):
         production(monkeypatch, SQLITE_SYNCHRONOUS="off")
+
+
+def test_make_serve_with_nothing_in_front_believes_no_clients_forwarded_header():
+    """`make serve` is gunicorn with no proxy before it (issue #38: 25 failed logins under 25
+    claimed X-Forwarded-For addresses never met the per-address lockout): the settings its
+    environment makes trust no proxy, neither for the address nor for https."""
+    import subprocess
+
+    recipe = subprocess.run(
+        ["make", "-n", "serve"], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    start = recipe.index("DEBUG=false")
+    assignments = recipe[start : recipe.index(" sh -c ", start)].replace("\\\n", " ")
+    probe = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'kozel_site.settings'; "
+        "from django.conf import settings; "
+        "print(settings.TRUSTED_PROXY_COUNT, getattr(settings, 'SECURE_PROXY_SSL_HEADER', None))"
+    )
+    shown = subprocess.run(
+        ["bash", "-c", f'{assignments} {sys.executable} -c "{probe}"'],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={key: value for key, value in os.environ.items() if not key.startswith("TRUSTED")},
+    ).stdout.split()
+    assert shown == ["0", "None"]

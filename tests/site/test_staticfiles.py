@@ -89,6 +89,7 @@ def test_a_changed_source_is_minified_again(tmp_path):
             assert finder.find("js/x.js") == str(script)
 
 
+@pytest.mark.slow  # seconds: run by make test, not make test-fast
 def test_collected_for_production_minified_and_importing_the_hashed_engine(tmp_path):
     storages = {
         **settings.STORAGES,
@@ -104,7 +105,9 @@ def test_collected_for_production_minified_and_importing_the_hashed_engine(tmp_p
     assert f'from"./{engine.group(1)}"' in collected or f'from "./{engine.group(1)}"' in collected
     assert "//" not in collected.split("\n", 1)[0][:2]  # no leading comment: minified
     assert len(collected) < 0.85 * len((ROOT / "static" / "js" / "offline.js").read_text())
-    assert (tmp_path / f"{offline}.gz").exists()  # and compressed, as whitenoise serves it
+    # Compressed as whitenoise serves it: Brotli to a browser that asks for it (every phone's,
+    # over HTTPS; test_page_weight counts it), gzip to the rest.
+    assert (tmp_path / f"{offline}.br").exists() and (tmp_path / f"{offline}.gz").exists()
 
 
 @pytest.mark.parametrize("path", ["js/app.js", "css/app.css"])

@@ -4,6 +4,7 @@ date with the code, its placeholders and plural forms right; and the Russian pag
 from __future__ import annotations
 
 import ast
+import functools
 import gettext
 import io
 import re
@@ -189,7 +190,9 @@ def template_strings(text: str, path: Path) -> set[tuple[str | None, str]]:
     return extracted_strings(python)
 
 
-def code_strings() -> set[tuple[str | None, str]]:
+@functools.cache
+def code_strings() -> frozenset[tuple[str | None, str]]:
+    """Every string the code marks (read once a run: the sources do not change under it)."""
     found = set()
     for folder in SOURCES:
         for path in sorted((ROOT / folder).rglob("*")):
@@ -197,7 +200,7 @@ def code_strings() -> set[tuple[str | None, str]]:
                 found |= extracted_strings(path.read_text(encoding="utf-8"))
             elif path.suffix in (".html", ".txt"):
                 found |= template_strings(path.read_text(encoding="utf-8"), path)
-    return found
+    return frozenset(found)
 
 
 @pytest.fixture(autouse=True)
@@ -258,7 +261,7 @@ def page(response) -> str:
 
 
 def test_the_site_speaks_the_players_languages_each_named_in_itself():
-    from scoring.languages import offered
+    from scoring.accounts.languages import offered
 
     assert TRANSLATED == ["ru", "de", "uk", "vi", "ja", "ko", "te"]
     names = [name for _code, name in offered()]

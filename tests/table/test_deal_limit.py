@@ -28,9 +28,10 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 LIMIT = 3
-PLAYED = (
-    "This round's 3 deals have been played. This round is over at this table: no deal can be "
-    "added or changed here. If a deal is wrong, the organiser corrects it."
+PLAYED = "Its 3 deals were played."
+CLOSED = (
+    "No deal can be added or changed here now. If a deal is wrong or missing, the organiser "
+    "corrects it."
 )
 REFUSED = "Not recorded: this round's 3 deals have been played."
 
@@ -81,7 +82,9 @@ def test_the_service_records_the_last_deal_of_the_round_and_refuses_the_next(rou
     assert refused.entry is deals.Entry.LIMIT and refused.deal is None
     assert db_snapshot() == before
     round_series.refresh_from_db()
-    assert round_series.deal_count == LIMIT and not round_series.finished
+    # Played to its limit: its result stands (the fewest defeat points), as RULES.md says.
+    assert round_series.deal_count == LIMIT
+    assert (round_series.finished, round_series.ending) == (True, "deals")
 
 
 def test_the_last_deal_of_the_round_closes_the_table(round_series):
@@ -120,7 +123,7 @@ def test_an_organisers_correction_changes_a_deal_at_the_limit_on_the_record(roun
         version=round_series.version,
         points=(100, 20),
         tricks=None,
-        correction=True,
+        organiser=True,
     )
     assert Deal.objects.get(series=round_series, number=1).points[0] == 100
     change = round_series.events.order_by("-pk").first()
@@ -161,7 +164,7 @@ def test_at_the_limit_the_board_says_so_in_place_of_the_deal_form(round_series, 
     headers = HTMX if htmx else {}
     response = client_with_link(round_series).get(url(round_series), headers=headers)
     assert response.status_code == 200
-    assert PLAYED in text(response)
+    assert PLAYED in text(response) and CLOSED in text(response)
     assert 'name="entry_key"' not in html(response)
     assert "Deal <strong>" not in html(response)
     assert "Deals: <strong>" not in html(response)  # nobody deals next
@@ -171,7 +174,7 @@ def test_at_the_limit_the_board_says_so_in_place_of_the_deal_form(round_series, 
 
 def test_a_watcher_sees_the_round_played_and_no_phone_data(round_series):
     at_limit(round_series)
-    watcher = client_with_link(round_series, round_series.watch_token)
+    watcher = client_with_link(round_series, round_series.table.watch_token)
     response = watcher.get(url(round_series))
     assert PLAYED in text(response)
     assert 'id="board-data"' not in html(response)

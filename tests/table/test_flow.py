@@ -10,22 +10,17 @@ import pytest
 from django.test import Client
 
 from scoring import rules
-from scoring.models import Deal, DealEvent, Player, Series
-from scoring.table import deals
+from scoring.models import Deal, Player, Series
 from scoring.table.scoreboard import build
-from scoring.table.services import series_link_renew
-from scoring.templatetags.sharing import qr_svg
 from tests.helpers import (
     client_with_link,
     creator_client,
     db_snapshot,
-    deal_data,
     html,
     logged_in,
     play_out,
     record,
     start_series,
-    undo_data,
 )
 
 HTMX = {"HX-Request": "true"}
@@ -50,231 +45,34 @@ def redo_data(response) -> dict:
 
 
 @pytest.mark.parametrize("holder", ["creator", "score link", "watch link"])
-def test_every_open_scoreboard_asks_the_live_view_for_news(quick_series, holder):
-    client = {
-        "creator": lambda: creator_client(quick_series),
-        "score link": lambda: client_with_link(quick_series),
-        "watch link": lambda: client_with_link(quick_series, quick_series.watch_token),
+def test_every_open_scoreboard_asks_its_tables_live_view_for_news(quick_series, holder):
+    client, token = {
+        "creator": lambda: (creator_client(quick_series), quick_series.table.score_token),
+        "score link": lambda: (client_with_link(quick_series), quick_series.table.score_token),
+        "watch link": lambda: (
+            client_with_link(quick_series, quick_series.table.watch_token),
+            quick_series.table.watch_token,
+        ),
     }[holder]()
     quick_series.refresh_from_db()
-    page = html(client.get(url(quick_series)))
-    assert f'data-version="{quick_series.version}"' in page
-    assert f'data-live="/series/{quick_series.pk}/live/" data-every="2"' in page
+    for page in (html(client.get(url(quick_series))), html(client.get(f"/tables/{token}/"))):
+        assert f'data-version="0.{quick_series.pk}.{quick_series.version}"' in page
+        assert f'data-live="/tables/{token}/live/" data-every="2"' in page
 
 
-def test_a_scoring_phone_polls_as_cheaply_as_a_watcher(quick_series, django_assert_max_num_queries):
+def test_a_scoring_phone_polls_as_cheaply_as_a_watcher(quick_series, django_assert_num_queries):
     scorer = client_with_link(quick_series)
     quick_series.refresh_from_db()
-    with django_assert_max_num_queries(3):
-        response = scorer.get(
-            url(quick_series, f"live/?version={quick_series.version}"), headers=HTMX
-        )
+    live = f"/tables/{quick_series.table.score_token}/live/"
+    shown = f"0.{quick_series.pk}.{quick_series.version}"
+    with django_assert_num_queries(1):
+        response = scorer.get(f"{live}?version={shown}", headers=HTMX)
     assert response.status_code == 204
     record(quick_series, (70, 50))
-    fresh = scorer.get(url(quick_series, f"live/?version={quick_series.version - 1}"), headers=HTMX)
+    fresh = scorer.get(f"{live}?version={shown}", headers=HTMX)
     assert fresh.status_code == 200
     assert 'name="entry_key"' in html(fresh)  # a scorer's board comes with its deal form
     assert 'data-number="2"' in html(fresh)
-    assert "Deal 1 was just recorded on another phone; your points are kept" in html(fresh)
-
-
-# Typed points survive a conflict -----------------------------------------------------------
-
-
-def test_points_typed_for_a_deal_taken_meanwhile_stay_in_the_form_for_the_next_one(quick_series):
-    first, second = client_with_link(quick_series), client_with_link(quick_series)
-    stale = second.get(url(quick_series))
-    first.post(url(quick_series, "deals/"), deal_data(first.get(url(quick_series)), points_0="70"))
-    before = db_snapshot()
-    typed = deal_data(stale, points_0="0", tricks_0="no", count_A="1")
-    response = second.post(url(quick_series, "deals/"), typed, headers=HTMX)
-    assert response.status_code == 409
-    assert db_snapshot() == before
-    page = html(response)
-    assert (
-        "Deal 1 was just recorded on another phone; your points are kept: check them and record "
-        "them as deal 2." in page
-    )
-    assert 'name="number" value="2"' in page
-    assert 'value="0" data-points' in page
-    assert re.search(r'name="tricks_0" value="no"[^>]*checked', page)
-    assert (
-        'name="count_A" id="id_count_A" min="0" max="4" step="1" inputmode="numeric" value="1"'
-        in page
-    )
-    # The kept points, sent again from the fresh form, record deal 2.
-    again = second.post(
-        url(quick_series, "deals/"), deal_data(response, points_0="0", tricks_0="no")
-    )
-    assert again.status_code == 302
-    assert list(Deal.objects.values_list("number", "points_0")) == [(1, 70), (2, 0)]
-
-
-# Undo says what it removed and can be put back ---------------------------------------------
-
-
-def test_an_undone_deal_is_named_with_its_points_and_can_be_put_back(quick_series):
-    record(quick_series, (80, 40))
-    record(quick_series, (0, 120), (False, True))
-    client = client_with_link(quick_series)
-    undone = client.post(
-        url(quick_series, "undo/"), undo_data(client.get(url(quick_series))), headers=HTMX
-    )
-    assert "Deal 2 undone: Anna &amp; Vera 0, Boris &amp; Gleb 120." in html(undone)
-    assert "Put deal 2 back" in html(undone)
-    back = client.post(url(quick_series, "redo/"), redo_data(undone), headers=HTMX)
-    assert back.status_code == 200
-    assert 'id="undone"' not in html(back)  # put back: nothing undone to offer any more
-    rows = list(Deal.objects.order_by("number").values_list("points_0", "points_1", "tricks_0"))
-    assert rows == [(80, 40, True), (0, 120, False)]
-    quick_series.refresh_from_db()
-    assert quick_series.totals == [6, 2]  # naked again: the deal exactly as it was
-    last = DealEvent.objects.order_by("pk").last()
-    assert (last.action, last.number, last.entry_key) == ("recorded", 2, None)
-
-
-def test_without_htmx_the_undo_page_offers_to_put_the_deal_back(quick_series):
-    record(quick_series, (80, 40))
-    client = client_with_link(quick_series)
-    response = client.post(url(quick_series, "undo/"), undo_data(client.get(url(quick_series))))
-    assert response["Location"] == url(quick_series) + "?undone=1"
-    page = client.get(response["Location"])
-    assert client.post(url(quick_series, "redo/"), redo_data(page)).status_code == 302
-    assert Deal.objects.count() == 1
-    assert "Put deal" not in html(client.get(url(quick_series)))  # offered right after the undo
-
-
-def test_a_deal_is_put_back_only_until_the_next_deal_is_recorded(quick_series):
-    record(quick_series, (80, 40))
-    client = client_with_link(quick_series)
-    undone = client.post(
-        url(quick_series, "undo/"), undo_data(client.get(url(quick_series))), headers=HTMX
-    )
-    record(quick_series, (30, 90))  # another phone records the next deal meanwhile
-    before = db_snapshot()
-    response = client.post(url(quick_series, "redo/"), redo_data(undone), headers=HTMX)
-    assert response.status_code == 409
-    assert "the deal was not put back" in html(response)
-    assert db_snapshot() == before
-    assert "Put deal" not in html(client.get(url(quick_series, "?undone=1")))
-
-
-def test_a_redo_twice_puts_the_deal_back_once(quick_series):
-    record(quick_series, (80, 40))
-    client = client_with_link(quick_series)
-    undone = client.post(
-        url(quick_series, "undo/"), undo_data(client.get(url(quick_series))), headers=HTMX
-    )
-    assert client.post(url(quick_series, "redo/"), redo_data(undone)).status_code == 302
-    assert client.post(url(quick_series, "redo/"), redo_data(undone)).status_code == 409
-    assert Deal.objects.count() == 1
-
-
-def test_the_service_refuses_a_redo_when_nothing_was_undone(quick_series):
-    record(quick_series, (80, 40))
-    quick_series.refresh_from_db()
-    with pytest.raises(deals.NothingToRedo):
-        deals.deal_redo(series_id=quick_series.pk, number=2, version=quick_series.version)
-
-
-@pytest.mark.parametrize(
-    "data", [{}, {"number": "x", "version": "1"}, {"number": "0", "version": "1"}]
-)
-def test_a_malformed_redo_changes_nothing(quick_series, data):
-    before = db_snapshot()
-    response = client_with_link(quick_series).post(url(quick_series, "redo/"), data)
-    assert response.status_code == 422
-    assert db_snapshot() == before
-
-
-def test_a_watcher_cannot_put_a_deal_back(quick_series):
-    record(quick_series, (80, 40))
-    scorer = client_with_link(quick_series)
-    undone = scorer.post(
-        url(quick_series, "undo/"), undo_data(scorer.get(url(quick_series))), headers=HTMX
-    )
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    assert "Put deal" not in html(watcher.get(url(quick_series, "?undone=1")))
-    assert watcher.post(url(quick_series, "redo/"), redo_data(undone)).status_code == 403
-    assert Client().post(url(quick_series, "redo/"), redo_data(undone)).status_code == 404
-    assert Deal.objects.count() == 0
-
-
-# Links to other phones ---------------------------------------------------------------------
-
-
-def test_the_creator_gets_each_game_link_with_copy_share_and_a_qr_code(quick_series):
-    page = html(creator_client(quick_series).get(url(quick_series)))
-    for name, field, token in (
-        ("scoring", "score-link", quick_series.score_token),
-        ("watching", "watch-link", quick_series.watch_token),
-    ):
-        assert f'value="http://testserver/join/{token}/"' in page
-        assert f'data-copy="{field}"' in page and f'data-share="{field}"' in page
-        assert f'<svg role="img" aria-label="QR code of the {name} link"' in page
-    assert page.count("<path") >= 2 and "https://" not in page.split("<svg role")[1][:200]
-
-
-def test_the_qr_code_holds_the_link_and_is_drawn_here():
-    svg = qr_svg("http://testserver/join/abc/", "QR code")
-    assert svg.startswith('<svg role="img" aria-label="QR code"')
-    assert 'fill="#fff"' in svg and 'stroke="#000"' in svg  # dark on light in any theme
-    assert "http" not in svg.split(">", 1)[1]  # no outside image or font, just paths
-    assert "style=" not in svg  # the CSP forbids inline styles
-
-
-def test_league_invite_and_public_links_come_with_copy_share_and_a_qr_code(league, owner):
-    client = logged_in(owner)
-    client.post(f"/leagues/{league.pk}/invite/", {"role": "viewer"})
-    client.post(f"/leagues/{league.pk}/share/")
-    members = html(client.get(f"/leagues/{league.pk}/members/"))
-    assert (
-        'aria-label="QR code of the invite link"' in members
-        and 'data-copy="invite-link"' in members
-    )
-    settings_page = html(client.get(f"/leagues/{league.pk}/settings/"))
-    assert 'aria-label="QR code of the public standings link"' in settings_page
-    assert 'data-share="share-link"' in settings_page
-
-
-def test_members_and_outsiders_see_no_invite_qr(league, viewer, outsider):
-    assert "QR code of the invite link" not in html(
-        logged_in(viewer).get(f"/leagues/{league.pk}/members/")
-    )
-    assert logged_in(outsider).get(f"/leagues/{league.pk}/members/").status_code == 404
-
-
-def test_renewing_a_link_is_a_second_deliberate_tap_that_says_who_is_locked_out(quick_series):
-    page = html(creator_client(quick_series).get(url(quick_series)))
-    assert (
-        "Phones that opened the old scoring link will no longer be able to score; "
-        "you (the creator) keep access." in page
-    )
-    assert re.search(r"<details class=\"renew\">\s*<summary>New scoring link…</summary>", page)
-
-
-# A renewed link is explained ---------------------------------------------------------------
-
-
-def test_a_phone_whose_link_was_renewed_is_told_what_happened(quick_series):
-    friend = client_with_link(quick_series)
-    series_link_renew(series=quick_series, link="score")
-    response = friend.get(url(quick_series))
-    assert response.status_code == 410
-    assert "Whoever started this game renewed its link" in html(response)
-    assert "No such series" not in html(response)
-    # Its board's own requests are sent to that page.
-    posted = friend.post(
-        url(quick_series, "deals/"), {"number": "1", "points_0": "70"}, headers=HTMX
-    )
-    assert posted["HX-Redirect"] == url(quick_series)
-    assert Deal.objects.count() == 0
-
-
-def test_an_unknown_link_says_it_may_have_been_renewed(db):
-    response = Client().get("/join/no-such-token-at-all/")
-    assert response.status_code == 404
-    assert "This link may have been renewed by whoever started the game" in html(response)
 
 
 def test_a_stranger_is_not_told_that_a_series_exists(quick_series):
@@ -288,7 +86,7 @@ def test_a_quick_game_starts_in_one_tap_with_the_seats_for_names(db, client):
     assert 'action="/quick/"' in html(client.get("/"))
     response = client.post("/quick/")
     series = Series.objects.get()
-    assert response["Location"] == url(series)
+    assert response["Location"] == f"/tables/{series.table.score_token}/"  # its table's page
     assert series.mode == "teams" and series.ruleset == rules.PRESETS["classic"]
     names = [seat.player.name for seat in series.seats.order_by("position")]
     assert names == ["North", "East", "South", "West"]
@@ -315,7 +113,10 @@ def test_the_creator_names_the_players_later_and_other_games_keep_theirs(db, cli
     second = Series.objects.exclude(pk=first.pk).get()
     names = {"player_0": "Anna", "player_1": "Boris", "player_2": "Vera", "player_3": "East"}
     version = Series.objects.get(pk=first.pk).version
-    assert client.post(url(first, "players/"), names)["Location"] == url(first)
+    assert (
+        client.post(url(first, "players/"), names)["Location"]
+        == f"/tables/{first.table.score_token}/"
+    )
     first.refresh_from_db()
     assert [s.player.name for s in first.seats.order_by("position")] == [
         "Anna",
@@ -373,7 +174,7 @@ def test_only_the_creator_changes_the_names(quick_series, league_series, owner):
     assert (
         client_with_link(quick_series).post(url(quick_series, "players/"), names).status_code == 403
     )
-    watcher = client_with_link(quick_series, quick_series.watch_token)
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
     assert watcher.post(url(quick_series, "players/"), names).status_code == 403
     assert Client().post(url(quick_series, "players/"), names).status_code == 404
     assert logged_in(owner).post(url(league_series, "players/"), names).status_code == 403
@@ -390,13 +191,11 @@ def test_the_goat_screen_has_the_final_score_and_this_line_ups_goats_so_far(quic
     page = html(client.get(url(quick_series)))
     assert '<p class="score-line">Anna &amp; Vera 12 : 0 Boris &amp; Gleb</p>' in page
     assert "Goats in this line-up" not in page  # one game: nothing to tally yet
-    rematch = Series.objects.get(
-        pk=int(client.post(url(quick_series, "rematch/"))["Location"].split("/")[2])
-    )
+    client.post(url(quick_series, "rematch/"))
+    rematch = quick_series.rematches.get()
     play_out(rematch, loser=1)
-    second = Series.objects.get(
-        pk=int(client.post(url(rematch, "rematch/"))["Location"].split("/")[2])
-    )
+    client.post(url(rematch, "rematch/"))
+    second = rematch.rematches.get()
     play_out(second, loser=0)
     page = html(client.get(url(second)))
     assert "Goats in this line-up's games: Anna &amp; Vera 2 : 1 Boris &amp; Gleb" in page

@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring import rules
+from scoring.core.modes import SHAPES
 from scoring.models import Deal, Seat, Series
-from scoring.modes import SHAPES
 from scoring.table import deals
 from scoring.table.replays import engine_series
 from tests.helpers import start_series
@@ -96,7 +96,7 @@ def test_every_kind_of_tampering_is_reported_by_series(generated):
     finished = next(
         series for series in generated[3:] if series.finished and series not in busy[:3]
     )
-    Series.objects.filter(pk=finished.pk).update(finished=False, winner_side=None)
+    Series.objects.filter(pk=finished.pk).update(finished=False, ending="", winner_side=None)
     Seat.objects.filter(series=finished).update(is_goat=False)
 
     with pytest.raises(CommandError) as error:

@@ -6,10 +6,11 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scoring import rules, throttle
+from scoring import rules
 from scoring.models import MAX_DEALS, Deal, Event, Player, Series
 from scoring.table import deals, services
 from scoring.table.replays import engine_series, row_values
+from scoring.web import throttle
 from tests.helpers import (
     client_with_link,
     deal_data,
@@ -101,7 +102,7 @@ def test_a_full_series_says_so_and_takes_no_more_deals(quick_series, htmx):
 
 def test_a_watcher_of_a_full_series_is_not_told_to_start_a_game(quick_series):
     filled(quick_series, MAX_DEALS)
-    watcher = client_with_link(quick_series, quick_series.watch_token)
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
     assert FULL not in page(watcher.get(quick_series.get_absolute_url()))
 
 
@@ -202,7 +203,7 @@ def test_a_rematch_of_a_quick_game_is_a_quick_game_started(settings):
     assert client.post(f"/series/{series.pk}/rematch/").status_code == 302  # the same one again
     assert series.rematches.count() == 1
     second = finished_series(names=("Ira", "Kolya", "Liza", "Max"))
-    assert client.post(f"/join/{second.score_token}/").status_code == 302  # its link too
+    assert client.post(f"/tables/{second.table.score_token}/").status_code == 302  # its link too
     refused = client.post(f"/series/{second.pk}/rematch/")
     assert refused.status_code == 422
     assert "This browser has started 2 quick games in the last hour" in page(refused)

@@ -1,8 +1,9 @@
-"""The live view: a spectator's phone polls, and sees each new deal within one poll.
+"""The live view: every phone of a table polls it, and sees each change within one poll.
 
-The scoreboard of a watcher polls ``/series/<pk>/live/?version=<v>`` every three seconds. While
-nothing changed the answer is an empty 204 from a couple of small queries, whatever the series'
-length; once a deal is recorded it is the fresh scoreboard, carrying the new version.
+Every board of a game its table plays now asks ``/tables/<token>/live/?version=<v>`` every two
+seconds, whatever the kind of game: while nothing changed the answer is an empty 204 from one
+query keyed by the token, with no session read; after a change it is the fresh board, carrying
+the new version; after a rematch or the next round, the table's next game.
 """
 
 from __future__ import annotations
@@ -14,145 +15,177 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring.table.services import series_link_renew
-from tests.helpers import client_with_link, logged_in, play_out, record
+from scoring.models import EventTable
+from scoring.table.services import table_link_renew
+from tests.helpers import (
+    client_with_link,
+    logged_in,
+    make_event,
+    play_out,
+    record,
+    start_series,
+)
 
 HTMX = {"HX-Request": "true"}
 
 
-def live_url(series, version=None) -> str:
-    series.refresh_from_db()
-    return f"/series/{series.pk}/live/?version={series.version if version is None else version}"
-
-
-def polled_version(html: str, every: int = 2) -> int:
-    """The version an open scoreboard asks the live view about, every ``every`` seconds."""
+def polled(html: str) -> tuple[str, str]:
+    """The live view an open board asks, and the version it asks with, every 2 s."""
     match = re.search(
-        r'data-version="(\d+)"\s+data-live="/series/\d+/live/" data-every="(\d+)"', html
+        r'data-version="([\d.]+)" data-live="(/tables/[\w-]+/live/)" data-every="2"', html
     )
-    assert match, "the scoreboard does not poll"
-    assert int(match.group(2)) == every
-    return int(match.group(1))
+    assert match, "the board does not poll"
+    return match.group(2), match.group(1)
 
 
-def test_a_spectators_scoreboard_polls_and_has_no_deal_form(quick_series):
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    html = watcher.get(f"/series/{quick_series.pk}/").content.decode()
+def poll(client: Client, html: str):
+    url, version = polled(html)
+    return client.get(f"{url}?version={version}", headers=HTMX)
+
+
+def table_page(series, token: str | None = None) -> str:
+    return f"/tables/{token or series.table.watch_token}/"
+
+
+def test_a_watchers_board_polls_its_table_and_has_no_deal_form(quick_series):
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
+    url, version = polled(html)
     quick_series.refresh_from_db()
-    assert polled_version(html) == quick_series.version
+    assert url == f"/tables/{quick_series.table.watch_token}/live/"
+    assert version == f"0.{quick_series.pk}.{quick_series.version}"
     assert 'name="entry_key"' not in html
 
 
 def test_nothing_new_is_an_empty_204(quick_series):
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    response = watcher.get(live_url(quick_series), headers=HTMX)
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    response = poll(watcher, watcher.get(table_page(quick_series)).content.decode())
     assert response.status_code == 204
     assert response.content == b""
 
 
+def _a_game(kind: str, league, owner):
+    """A game of each kind, with the phone that watches or scores it at its table."""
+    if kind == "quick":
+        series = start_series()
+        return series, client_with_link(series, series.table.watch_token), series.table.watch_token
+    if kind == "league":
+        series = start_series(league=league)
+        return series, logged_in(owner), series.table.score_token
+    event = make_event(league, 8)
+    series = EventTable.objects.filter(round__event=event).first().series
+    phone = Client()
+    phone.post(table_page(series, series.table.score_token))
+    return series, phone, series.table.score_token
+
+
+@pytest.mark.parametrize("kind", ["quick", "league", "club night"])
 @pytest.mark.parametrize("deals", [1, 20])
-def test_nothing_new_costs_the_same_few_queries_however_long_the_series(
-    quick_series, deals, django_assert_max_num_queries
-):
+def test_nothing_new_costs_one_query_and_no_session_whatever_the_game(kind, deals, league, owner):
+    series, phone, token = _a_game(kind, league, owner)
     for _ in range(deals):
-        record(quick_series, [60, 60], [True, True])  # eggs: nobody scores, the series goes on
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    url = live_url(quick_series)
-    with django_assert_max_num_queries(3):  # session, then the series' version and tokens
-        assert watcher.get(url, headers=HTMX).status_code == 204
+        record(series, [60, 60], [True, True])  # eggs: nobody scores, the series goes on
+    html = phone.get(table_page(series, token)).content.decode()
+    url, version = polled(html)
+    with CaptureQueriesContext(connection) as queries:
+        assert phone.get(f"{url}?version={version}", headers=HTMX).status_code == 204
+    assert len(queries.captured_queries) == 1
+    assert "django_session" not in queries.captured_queries[0]["sql"]
 
 
-def test_a_new_deal_reaches_the_spectator_at_the_next_poll(quick_series):
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    url = live_url(quick_series)
-    assert watcher.get(url, headers=HTMX).status_code == 204
+def test_a_new_deal_reaches_the_watcher_at_the_next_poll(quick_series):
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
+    assert poll(watcher, html).status_code == 204
     scorer = client_with_link(quick_series)
-    page = scorer.get(f"/series/{quick_series.pk}/").content.decode()
+    page = scorer.get(table_page(quick_series, quick_series.table.score_token)).content.decode()
     key = re.search(r'name="entry_key" value="([^"]+)"', page).group(1)
     recorded = scorer.post(
         f"/series/{quick_series.pk}/deals/", {"number": 1, "entry_key": key, "points_0": "35"}
     )
     assert recorded.status_code == 302
-    fresh = watcher.get(url, headers=HTMX)
-    html = fresh.content.decode()
+    fresh = poll(watcher, html)
+    board = fresh.content.decode()
     assert fresh.status_code == 200
-    assert 'id="scoreboard"' in html and "<html" not in html  # the fragment, not a page
-    assert '<span class="pts">35</span>' in html and '<span class="pts">85</span>' in html
-    quick_series.refresh_from_db()
-    assert polled_version(html) == quick_series.version  # the next poll is a 204 again
-    assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 204
+    assert 'id="scoreboard"' in board and "<html" not in board  # the fragment, not a page
+    assert '<span class="pts">35</span>' in board and '<span class="pts">85</span>' in board
+    assert poll(watcher, board).status_code == 204  # the next poll is a 204 again
 
 
-def test_a_league_viewer_sees_new_deals_live_too(league_series, viewer):
+def test_a_league_viewer_follows_a_game_in_play_from_its_own_page(league_series, viewer):
     client = logged_in(viewer)
-    url = live_url(league_series)
-    assert client.get(url, headers=HTMX).status_code == 204
+    html = client.get(f"/series/{league_series.pk}/").content.decode()
+    url, _version = polled(html)
+    assert url == f"/tables/{league_series.table.watch_token}/live/"  # the viewer's: watching
+    assert poll(client, html).status_code == 204
     record(league_series, [100, 20])
-    fresh = client.get(url, headers=HTMX)
+    fresh = poll(client, html)
     assert fresh.status_code == 200
     assert '<span class="pts">100</span>' in fresh.content.decode()
 
 
-def test_strangers_get_nothing_from_the_live_view(quick_series, outsider):
-    assert logged_in(outsider).get(live_url(quick_series)).status_code == 404
-    assert logged_in(None).get(live_url(quick_series)).status_code == 404
+def test_a_phone_that_never_opened_the_link_is_shown_nothing(quick_series, outsider):
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
+    url, _version = polled(html)
+    for stranger in (logged_in(outsider), logged_in(None)):
+        answer = stranger.get(f"{url}?version=old", headers=HTMX)
+        assert answer.status_code == 286
+        assert "<table" not in answer.content.decode()
 
 
 def test_a_poll_that_lost_its_link_is_told_so_and_stops_polling(quick_series):
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    series_link_renew(series=quick_series, link="watch")
-    response = watcher.get(
-        f"/series/{quick_series.pk}/live/?version=0", headers={"HX-Request": "true"}
-    )
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
+    table_link_renew(table=quick_series.table, link="watch")
+    response = poll(watcher, html)
     assert response.status_code == 286
     assert "This link no longer works" in response.content.decode()
-    # Without htmx (a plain visit) the series is simply not there for this browser.
-    assert watcher.get(f"/series/{quick_series.pk}/live/").status_code == 404
 
 
-def test_a_poll_for_a_series_that_does_not_exist_gets_the_same_answer(db):
-    response = Client().get("/series/999999/live/", headers={"HX-Request": "true"})
+def test_a_poll_for_a_link_that_does_not_exist_gets_the_same_answer(db):
+    response = Client().get(f"/tables/{'x' * 32}/live/?version=1", headers=HTMX)
     assert response.status_code == 286
 
 
-def test_a_watcher_of_a_finished_game_is_shown_the_rematch_and_may_watch_it(quick_series):
+def test_every_phone_of_the_table_goes_on_to_the_rematch_by_itself(quick_series):
     play_out(quick_series, loser=0)
     scorer = client_with_link(quick_series)
-    watcher = client_with_link(quick_series, quick_series.watch_token)
-    html = watcher.get(f"/series/{quick_series.pk}/").content.decode()
-    assert polled_version(html, every=10)  # still looking out for a rematch
-    assert watcher.get(live_url(quick_series), headers=HTMX).status_code == 204
-    before = live_url(quick_series)
-    rematch_url = scorer.post(f"/series/{quick_series.pk}/rematch/").url
-    board = watcher.get(before, headers=HTMX)  # the next poll brings the way to the rematch
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
+    assert poll(watcher, html).status_code == 204  # a finished game's table still asks
+    scorer.post(f"/series/{quick_series.pk}/rematch/")
+    rematch = quick_series.rematches.get()
+    board = poll(watcher, html)  # the next poll brings the rematch itself
     assert board.status_code == 200
-    assert f'href="{rematch_url}"' in board.content.decode()
-    assert "data-live" not in board.content.decode()  # nothing more to wait for
-    rematch = watcher.get(rematch_url)
-    assert rematch.status_code == 200
-    assert 'name="entry_key"' not in rematch.content.decode()  # watching, not scoring
-    co_scorer = client_with_link(quick_series)  # another phone with the old score link
-    assert client_with_link(quick_series).get(rematch_url).status_code == 404  # not yet...
-    assert f'href="{rematch_url}"' in co_scorer.get(f"/series/{quick_series.pk}/").content.decode()
-    again = co_scorer.get(rematch_url)  # ...but once it opens the finished game, it scores on
-    assert 'name="entry_key"' in again.content.decode()
+    shown = board.content.decode()
+    assert f'data-series="{rematch.pk}"' in shown
+    assert 'name="entry_key"' not in shown  # watching, not scoring
+    assert poll(watcher, shown).status_code == 204
+    scoring = scorer.get(table_page(quick_series, quick_series.table.score_token))
+    assert 'name="entry_key"' in scoring.content.decode()  # the scorer scores it
 
 
 def test_a_stranger_learns_nothing_of_a_rematch(quick_series):
     play_out(quick_series, loser=0)
-    rematch_url = client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/").url
-    assert Client().get(rematch_url).status_code == 404
+    client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/")
+    rematch = quick_series.rematches.get()
+    assert Client().get(f"/series/{rematch.pk}/").status_code == 404
     assert Client().get(f"/series/{quick_series.pk}/").status_code == 404
 
 
-def test_following_a_rematch_saves_the_session_once(quick_series):
+def test_following_the_table_writes_nothing_to_the_session(quick_series):
     play_out(quick_series, loser=0)
-    watcher = client_with_link(quick_series, quick_series.watch_token)
+    watcher = client_with_link(quick_series, quick_series.table.watch_token)
+    html = watcher.get(table_page(quick_series)).content.decode()
     client_with_link(quick_series).post(f"/series/{quick_series.pk}/rematch/")
-    watcher.get(f"/series/{quick_series.pk}/")  # follows: the session learns the new link
-    saved = watcher.session.session_key and watcher.session.load()
+    saved = watcher.session.load()
     with CaptureQueriesContext(connection) as queries:
-        watcher.get(f"/series/{quick_series.pk}/")
-    writes = [q["sql"] for q in queries.captured_queries if "django_session" in q["sql"]]
-    assert all(sql.startswith("SELECT") for sql in writes)  # nothing new to remember
+        poll(watcher, html)
+        watcher.get(table_page(quick_series))
+    assert all(
+        query["sql"].startswith("SELECT")
+        for query in queries.captured_queries
+        if "django_session" in query["sql"]
+    )
     assert watcher.session.load() == saved

@@ -73,7 +73,7 @@ def test_the_phone_replays_the_board_as_the_server_shows_it(mode, names, ruleset
     series = start_series(mode=mode, ruleset=ruleset, **({"names": names} if names else {}))
     play_deals(series, deals)
     board = board_of(series)
-    phone = on_the_phone(board_data(board))
+    phone = on_the_phone(board_data(board, proposals=[], club_night=False))
     assert phone["totals"] == list(board.state.totals)
     assert phone["eggs"] == board.state.eggs
     assert phone["multiplier"] == board.state.multiplier
@@ -87,7 +87,7 @@ def test_the_scoring_page_carries_the_board_and_the_words_a_watcher_does_not(qui
     assert '<div id="board-data" hidden>{&quot;series&quot;: ' in page
     assert 'id="offline-words"' in page
     assert "js/offline.js" in page
-    watching = client_with_link(quick_series, quick_series.watch_token)
+    watching = client_with_link(quick_series, quick_series.table.watch_token)
     page = watching.get(quick_series.get_absolute_url()).content.decode()
     assert "Anna &amp; Vera" in page
     assert "board-data" not in page and "offline-words" not in page
@@ -102,7 +102,7 @@ def test_a_finished_series_still_carries_the_board_for_the_scoring_phone():
     page = creator_client(series).get(series.get_absolute_url()).content.decode()
     assert 'name="entry_key"' not in page  # no deal form: the series takes no deal
     assert '<div id="board-data" hidden>' in page and 'id="offline-words"' in page
-    watching = client_with_link(series, series.watch_token)
+    watching = client_with_link(series, series.table.watch_token)
     assert "board-data" not in watching.get(series.get_absolute_url()).content.decode()
 
 
@@ -111,5 +111,7 @@ def test_the_phone_knows_a_rounds_deal_limit(limit):
     """A club night's round of N deals: the phone takes no deal past it, offline too."""
     series = start_series(deal_limit=limit)
     series = series_with_seats(series.pk)
-    data = board_data(build(series, list(Deal.objects.filter(series=series))))
+    data = board_data(
+        build(series, list(Deal.objects.filter(series=series))), proposals=[], club_night=False
+    )
     assert data["limit"] == limit

@@ -48,8 +48,8 @@ def test_a_series_starts_with_seats_clockwise_and_partners_opposite(quick_series
     seats = list(quick_series.seats.order_by("position").select_related("player"))
     assert [seat.player.name for seat in seats] == ["Anna", "Boris", "Vera", "Gleb"]
     assert [seat.side for seat in seats] == [0, 1, 0, 1]
-    assert quick_series.score_token and quick_series.watch_token
-    assert quick_series.score_token != quick_series.watch_token
+    assert quick_series.table.score_token and quick_series.table.watch_token
+    assert quick_series.table.score_token != quick_series.table.watch_token
     assert_stored_matches_replay(quick_series)
 
 
@@ -447,7 +447,7 @@ def test_a_second_rematch_opens_the_same_new_series(quick_series):
 
 
 def test_a_series_still_in_play_has_no_rematch(quick_series):
-    with pytest.raises(services.SeriesNotOver):
+    with pytest.raises(services.RematchRefused, match="still being played"):
         services.series_rematch(series=quick_series)
     assert Series.objects.count() == 1
 
@@ -520,10 +520,10 @@ def test_stored_totals_always_agree_with_a_replay(db, mode, operations):
 
 
 def test_renewing_a_link_replaces_only_that_token(quick_series):
-    score, watch = quick_series.score_token, quick_series.watch_token
-    services.series_link_renew(series=quick_series, link="watch")
+    score, watch = quick_series.table.score_token, quick_series.table.watch_token
+    services.table_link_renew(table=quick_series.table, link="watch")
     quick_series.refresh_from_db()
-    assert quick_series.score_token == score
-    assert quick_series.watch_token not in (watch, score)
+    assert quick_series.table.score_token == score
+    assert quick_series.table.watch_token not in (watch, score)
     with pytest.raises(ValueError):
-        services.series_link_renew(series=quick_series, link="both")
+        services.table_link_renew(table=quick_series.table, link="both")

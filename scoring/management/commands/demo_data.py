@@ -6,7 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.demo import LEAGUE_NAME, SEED, demo_generate
+from scoring.management.demo import LEAGUE_NAME, SEED, demo_generate
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from scoring.models import League
-from scoring.running_totals import totals_fold
+from scoring.standings.running_totals import totals_fold
 
 
 class Command(BaseCommand):

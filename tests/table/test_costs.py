@@ -1,0 +1,56 @@
+"""What a board and a deal cost the database does not grow with the series: a game of forty
+deals is shown and scored in as many queries as a game of one."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring.models import Deal
+from tests.helpers import client_with_link, deal_data, entry_key, html, long_series
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.mark.parametrize("where", ["series", "table"])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_board_costs_as_many_queries_at_40_deals_as_at_1(where, htmx):
+    counts = []
+    for deals in (1, 40):
+        series = long_series(deals)
+        client = client_with_link(series)
+        address = (
+            f"/series/{series.pk}/" if where == "series" else f"/tables/{series.table.score_token}/"
+        )
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(address, headers=HTMX if htmx else {})
+        assert response.status_code == 200
+        assert f"Deal {deals + 1}: card points" in html(response)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_recording_a_deal_costs_as_many_queries_at_40_deals_as_at_1():
+    counts = []
+    for deals in (1, 40):
+        series = long_series(deals)
+        client = client_with_link(series)
+        page = client.get(f"/series/{series.pk}/", headers=HTMX)
+        data = deal_data(page, points_0="70")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(f"/series/{series.pk}/deals/", data, headers=HTMX)
+        assert response.status_code == 200
+        assert Deal.objects.filter(series=series).count() == deals + 1
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_every_answer_carries_a_one_time_key_of_its_own():
+    series = long_series(3)
+    first, second = client_with_link(series), client_with_link(series)
+    shown = first.get(f"/series/{series.pk}/", headers=HTMX)
+    again = second.get(f"/series/{series.pk}/", headers=HTMX)
+    assert entry_key(again) != entry_key(shown)
