@@ -20,10 +20,9 @@ from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from scoring import rules
 from scoring.backup.json_export import export_json
@@ -588,119 +587,3 @@ def counts() -> tuple[int, ...]:
     """How many leagues, members, players, series, seats, deals and audit events there are."""
     models = (League, Membership, Player, Series, Seat, Deal, DealEvent)
     return tuple(model.objects.count() for model in models)
-
-
-# --- The site's URLs -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    route: str  # e.g. "series/<int:pk>/deals/"
-    name: str | None
-    levels: tuple = field(repr=False)  # the pattern of each resolver level, outermost first
-
-    def __str__(self) -> str:
-        return self.route or "(home)"
-
-    @property
-    def converters(self) -> dict:
-        """Each path argument's converter, by the argument's name."""
-        found: dict = {}
-        for level in self.levels:
-            found.update(getattr(level, "converters", {}))
-        return found
-
-
-def endpoints() -> list[Endpoint]:
-    """Every URL pattern of the project but Django's admin (for operators only: its tests are in
-    tests/site/test_admin.py), with the patterns of the includes leading to it."""
-    found = []
-
-    def walk(resolver: URLResolver, levels: tuple) -> None:
-        for entry in resolver.url_patterns:
-            if isinstance(entry, URLResolver):
-                if entry.app_name != "admin":
-                    walk(entry, (*levels, entry.pattern))
-            elif isinstance(entry, URLPattern):
-                chain = (*levels, entry.pattern)
-                route = "".join(str(level) for level in chain)
-                found.append(Endpoint(route=route, name=entry.name, levels=chain))
-
-    walk(get_resolver(), ())
-    return found
-
-
-# --- The authorization matrix: who may change what --------------------------------------------
-
-WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
-MANAGE = {"owner"}
-SCORE = {"owner", "scorer"}
-LOGIN = "login"
-OK = "ok"
-
-
-def no_data(ctx) -> dict:
-    return {}
-
-
-@dataclass(frozen=True)
-class Action:
-    name: str
-    url: Callable[[dict], str]
-    data: Callable[[dict], dict]
-    allowed: frozenset[str]
-    anonymous: str  # LOGIN (redirect to log in) or "404"
-    refused_member: int = 403  # what a member whose role is too small gets
-    prepare: Callable[[dict], None] | None = None  # before the request (and the snapshot)
-
-
-def league_url(rest):
-    return lambda ctx: f"/leagues/{ctx['league'].pk}/{rest}"
-
-
-def series_url(rest):
-    return lambda ctx: f"/series/{ctx['series'].pk}/{rest}"
-
-
-def expected(action: Action, who: str) -> str:
-    if who in action.allowed:
-        return OK
-    if who == "anonymous":
-        return action.anonymous
-    if who == "outsider":
-        return "404"
-    return str(action.refused_member)
-
-
-def each_answered_as_allowed(ctx: dict, action: Action) -> None:
-    """Every kind of visitor asks for ``action``, each on the world as it was made: one world a
-    test, each visitor's request in a savepoint rolled back after it (a world a visitor costs
-    a tenth of a second, and the matrices ask hundreds of times)."""
-    for who in WHO:
-        try:
-            with transaction.atomic():
-                answers_as_allowed(ctx, action, who)
-                transaction.set_rollback(True)
-        except AssertionError as failed:
-            raise AssertionError(f"{action.name}, asked by {who}: {failed}") from failed
-
-
-def answers_as_allowed(ctx: dict, action: Action, who: str) -> None:
-    """``who`` asks for ``action``: what is allowed changes something, what is refused nothing
-    (404, 403 or a log-in as ``expected`` says)."""
-    client = logged_in(ctx[who])
-    if action.prepare:
-        action.prepare(ctx)
-    before = league_snapshot(ctx["league"])
-    response = client.post(action.url(ctx), action.data(ctx))
-    want = expected(action, who)
-    if want == OK:
-        assert response.status_code in (200, 302), response.content[:300]
-        assert league_snapshot(ctx["league"]) != before, "an allowed action changed nothing"
-        return
-    if want == LOGIN:
-        assert response.status_code == 302
-        assert response["Location"].startswith("/accounts/login/")
-    else:
-        assert response.status_code == int(want)
-    assert league_snapshot(ctx["league"]) == before

@@ -10,17 +10,19 @@ import pytest
 
 from scoring.events.forms import seat_key
 from scoring.table import proposals
-from tests.helpers import (
+from tests.authorization import (
     LOGIN,
     SCORE,
     WHO,
     Action,
-    client_with_link,
     each_answered_as_allowed,
+    no_data,
+)
+from tests.helpers import (
+    client_with_link,
     html,
     league_snapshot,
     logged_in,
-    no_data,
 )
 
 # Club nights: organisers (owner, scorer) change them, members look, tables score by link ------

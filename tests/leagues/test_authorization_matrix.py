@@ -14,17 +14,19 @@ import pytest
 from scoring.leagues import players as league_players
 from scoring.leagues import services as league_services
 from scoring.models import Membership, Player, Role
-from tests.helpers import (
+from tests.authorization import (
     LOGIN,
     MANAGE,
     SCORE,
     Action,
     each_answered_as_allowed,
-    league_snapshot,
     league_url,
-    logged_in,
     no_data,
     series_url,
+)
+from tests.helpers import (
+    league_snapshot,
+    logged_in,
 )
 
 

@@ -13,7 +13,8 @@ from django.urls.converters import UUIDConverter
 from scoring.lib.ids import MAX_ID, IdConverter, RowsField, id_param
 from scoring.models import Player
 from scoring.web.middleware import SECRET_ARGUMENTS
-from tests.helpers import endpoints, logged_in
+from tests.endpoints import endpoints
+from tests.helpers import logged_in
 
 TOO_BIG = str(2**63)  # one past MAX_ID: SQLite raises OverflowError on it
 

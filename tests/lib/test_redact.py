@@ -19,7 +19,7 @@ from gunicorn.glogging import SafeAtoms
 from kozel_site.gunicorn_logging import RedactingLogger
 from scoring.lib.redact import SECRET, redact
 from scoring.web.middleware import SECRET_ARGUMENTS, RedactingFormatter, RequestContextFilter
-from tests.helpers import endpoints
+from tests.endpoints import endpoints
 
 TOKEN = "Xq3-9_sEcReT0kenValue12345678"
 #: Names in a traceback, as long as a token: left as they are.

@@ -15,9 +15,8 @@ import pytest
 from scoring.events import services as event_services
 from scoring.leagues import services as league_services
 from scoring.models import Season
+from tests.authorization import WHO
 from tests.helpers import finished, logged_in, make_event, play_out
-
-WHO = ("owner", "scorer", "viewer", "outsider", "anonymous")
 
 
 @pytest.fixture

@@ -24,11 +24,8 @@ import scoring.table.forms  # noqa: F401  (every form class, for the field names
 from scoring.history.forms import HistoryFilterForm
 from scoring.lib.ids import MAX_ID
 from scoring.standings.forms import HeadToHeadForm, StandingsFilterForm
-from tests.helpers import (
-    PARAMETER,
-    Endpoint,
-    endpoints,
-)
+from tests.endpoints import Endpoint, endpoints
+from tests.helpers import PARAMETER
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -24,10 +24,10 @@ from scoring.events.forms import seat_key
 from scoring.leagues import services as league_services
 from scoring.models import DealProposal, EventTable, Export, Membership, Player
 from scoring.table import proposals
+from tests.endpoints import endpoints
 from tests.helpers import (
     client_with_link,
     creator_client,
-    endpoints,
     logged_in,
     make_event,
     play_out,

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import (
+from tests.authorization import (
     LOGIN,
     OK,
+)
+from tests.helpers import (
     client_with_link,
     creator_client,
     league_snapshot,
