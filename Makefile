@@ -89,8 +89,8 @@ node:
 # starts in a second instead of re-compiling the project and its tests in every worker.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Without the browser tests and the slow ones (fuzzing, races, several processes): under a
-# minute. ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
+# Without the browser tests and the slow ones (fuzzing, races, several processes): 70-87 s on
+# a two-core machine (the goal is under a minute). ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 # Tables made from the models, not by the migrations (make test migrates, and tests them).
 test-fast: install
 	$(BIN)/pytest -n auto -m "not browser and not slow" --no-migrations $(ARGS)
