@@ -151,6 +151,7 @@ def test_the_vectors_cover_every_rule_and_every_refusal():
     assert any("refused" in line for line in lines if line["kind"] == "ruleset")
 
 
+@pytest.mark.slow  # a Node process: run by make test, not make test-fast
 def test_a_wrong_expected_value_fails_the_js_run(tmp_path):
     lines = _lines()
     line, number, step = next(
@@ -166,6 +167,7 @@ def test_a_wrong_expected_value_fails_the_js_run(tmp_path):
     assert f"series {line['id']}, step {number} " in result.stdout, _failures(result)
 
 
+@pytest.mark.slow  # a Node process: run by make test, not make test-fast
 def test_a_wrong_expected_refusal_fails_the_js_run(tmp_path):
     lines = _lines()
     step = next(
@@ -181,6 +183,7 @@ def test_a_wrong_expected_refusal_fails_the_js_run(tmp_path):
     assert "another refusal" in result.stdout, _failures(result)
 
 
+@pytest.mark.slow  # a Node process: run by make test, not make test-fast
 def test_a_rule_changed_in_python_only_fails_the_js_run(tmp_path, monkeypatch):
     # Beaten below the save line now costs 5, not 4; a fresh memo so no deal is remembered.
     monkeypatch.setattr(rules_scoring, "BEATEN", 5)
@@ -191,6 +194,7 @@ def test_a_rule_changed_in_python_only_fails_the_js_run(tmp_path, monkeypatch):
     assert "outcome" in result.stdout, _failures(result)
 
 
+@pytest.mark.slow  # a Node process: run by make test, not make test-fast
 @pytest.mark.parametrize(
     ("rule", "changed"),
     [
