@@ -418,22 +418,29 @@ function showTold(scoreboard) {
   scoreboard.prepend(told);
 }
 
+// A kept deal's form sent to ``url`` as htmx sends it: the answer, or null without a network.
+async function posted(deal, url) {
+  const body = new URLSearchParams(deal.fields);
+  body.set("number", String(deal.number));
+  body.set("entry_key", deal.key);
+  body.set("csrfmiddlewaretoken", csrf());
+  try {
+    return await fetch(url, {
+      method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
+    });
+  } catch (error) {
+    return null;
+  }
+}
+
 // Send the waiting deals of a closed game to the organiser, one at a time; each proposed is
 // kept on the phone (marked) until the board says what became of it.
 async function propose(waiting) {
   for (const deal of waiting) {
     const board = data();
     if (!proposable(board)) return false;
-    const body = new URLSearchParams(deal.fields);
-    body.set("number", String(deal.number));
-    body.set("entry_key", deal.key);
-    body.set("csrfmiddlewaretoken", csrf());
-    let response;
-    try {
-      response = await fetch(board.proposeUrl, {
-        method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
-      });
-    } catch (error) {
+    const response = await posted(deal, board.proposeUrl);
+    if (response === null) {
       announce(waiting.length, "offline");
       return false;
     }
@@ -496,16 +503,8 @@ async function send() {
       page.posting = true;
       const deal = waiting[0];
       announce(waiting.length, "sending");
-      const body = new URLSearchParams(deal.fields);
-      body.set("number", String(deal.number));
-      body.set("entry_key", deal.key);
-      body.set("csrfmiddlewaretoken", csrf());
-      let response;
-      try {
-        response = await fetch(deal.url, {
-          method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": csrf() },
-        });
-      } catch (error) {
+      const response = await posted(deal, deal.url);
+      if (response === null) {
         announce(waiting.length, "offline");
         return;
       }

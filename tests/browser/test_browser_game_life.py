@@ -7,14 +7,11 @@ held them say so; a table's phone starts no rematch of its game, however it asks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 from playwright.sync_api import expect
 
 from scoring.models import EventTable, League, Membership, Role, Series
 from tests.browser.browsing import Tab, axe_violations, screenshot
-from tests.browser.conftest import TIMEOUT_MS
 from tests.helpers import make_event, make_user
 
 pytestmark = pytest.mark.browser
@@ -24,27 +21,6 @@ DESKTOP = {"width": 1280, "height": 800}
 TV = {"width": 1920, "height": 1080}
 #: Long enough for a table's phone or the big screen to poll (every 2–5 s) on a busy machine.
 POLLED = 20_000
-
-
-@pytest.fixture
-def screen(new_context, live_server) -> Iterator[Callable[[dict], Tab]]:
-    """A tab of a given size in a fresh context; each must end without browser problems."""
-    tabs: list[Tab] = []
-
-    def _open(viewport: dict) -> Tab:
-        context = new_context(viewport=viewport)
-        context.set_default_timeout(TIMEOUT_MS)
-        tab = Tab(context, live_server.url, viewport["width"])
-        tabs.append(tab)
-        return tab
-
-    yield _open
-    problems = [problem for tab in tabs for problem in tab.problems]
-    for tab in tabs:
-        tab.page.remove_listener("requestfailed", tab.on_request_failed)
-        tab.page.remove_listener("console", tab.on_console)
-    if problems:
-        pytest.fail("the browser saw problems:\n" + "\n".join(problems), pytrace=False)
 
 
 def _evening(deals: int = 3):

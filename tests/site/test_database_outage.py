@@ -16,9 +16,7 @@ import pwd
 import secrets
 import shlex
 import shutil
-import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -27,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, Browser, csrf_token, free_port, manage
+from tests.helpers import Browser, csrf_token, free_port, manage
+from tests.served import gunicorn_serving
 
 pytestmark = pytest.mark.slow  # its own PostgreSQL and gunicorn: make test runs it
 PASSWORD = "outage-password-3Kq"
@@ -139,32 +138,9 @@ def environment(cluster, tmp_path_factory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def server(environment, tmp_path_factory) -> Iterator[tuple[int, Path]]:
-    port = free_port()
     log = tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "kozel_site/gunicorn.conf.py"],
-        cwd=ROOT,
-        env={**environment, "BIND": f"127.0.0.1:{port}"},
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert process.poll() is None, log.read_text()
-            try:
-                if Browser().get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise AssertionError(f"gunicorn did not answer:\n{log.read_text()}")
+    with gunicorn_serving(environment, log) as port:
         yield port, log
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 @pytest.fixture

@@ -13,10 +13,7 @@ import gzip
 import hashlib
 import os
 import secrets
-import signal
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT, Browser, csrf_token, free_port, manage
+from tests.helpers import ROOT, Browser, csrf_token, manage
+from tests.served import gunicorn_serving
 
 pytestmark = pytest.mark.slow  # gunicorn and downloads of several seconds: make test runs it
 PASSWORD = "slow-download-password-8Jw"
@@ -89,33 +87,9 @@ def server(tmp_path_factory, export_file) -> Iterator[tuple[int, str]]:
         done = manage(*args, env=env)
         assert done.returncode == 0, done.stderr
     export = done.stdout.split("EXPORT", 1)[1].strip()
-    port = free_port()
-    log = work / "gunicorn.log"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "kozel_site/gunicorn.conf.py"],
-        cwd=ROOT,
-        env={**env, "BIND": f"127.0.0.1:{port}"},
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert process.poll() is None, log.read_text()
-            try:
-                if Browser().get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise AssertionError(f"gunicorn did not answer:\n{log.read_text()}")
+    with gunicorn_serving(env, work / "gunicorn.log") as port:
         yield port, export
-        assert "WORKER TIMEOUT" not in log.read_text()
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+    assert "WORKER TIMEOUT" not in (work / "gunicorn.log").read_text()
 
 
 def slow_download(port: int, path: str, cookies: dict[str, str], *, gzipped: bool):

@@ -1,0 +1,45 @@
+"""The project's gunicorn (``kozel_site/gunicorn.conf.py``), started in a process group of its own
+on a free port, waited for until its health check answers, and stopped with its workers."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from tests.helpers import ROOT, Browser, free_port
+
+
+@contextlib.contextmanager
+def gunicorn_serving(env: dict[str, str], log: Path) -> Iterator[int]:
+    """gunicorn under ``env``, its output in ``log``: its port, once ``/healthz`` answers 200."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "kozel_site/gunicorn.conf.py"],
+        cwd=ROOT,
+        env={**env, "BIND": f"127.0.0.1:{port}"},
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert process.poll() is None, log.read_text()
+            try:
+                if Browser().get(port, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.2)
+        else:
+            raise AssertionError(f"gunicorn did not answer:\n{log.read_text()}")
+        yield port
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
