@@ -106,7 +106,7 @@ MIDDLEWARE = [
     # First: every log line and error report below it knows the request.
     "scoring.web.middleware.RequestContextMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "scoring.web.middleware.DocumentCSPMiddleware",
     # The load balancer's /healthz, answered whatever host it names (ALLOWED_HOSTS does not
     # name a server's own address): before CommonMiddleware, the first to check the host; after
     # the two above, whose headers it keeps (and which ask for the host only to redirect).

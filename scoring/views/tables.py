@@ -76,8 +76,9 @@ def _join_context(table: Table, token: str) -> dict:
     """What the page that opens a link says: the club night's table, or the game's players and
     whether the link scores or watches."""
     series = table.series
-    seats = series.seats.select_related("player").order_by("position") if series else []
-    names = [seat.player.name for seat in seats]
+    if series is not None:
+        selectors.load_seats(series)  # the names here and the page's preview, in one query
+    names = [seat.player.name for seat in series.seats.all()] if series is not None else []
     kind = "score" if token == table.score_token else "watch"
     return {"table": table, "token": token, "names": names, "kind": kind}
 

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Deal
-from tests.helpers import client_with_link, deal_data, entry_key, html, long_series
+from tests.helpers import (
+    client_with_link,
+    deal_data,
+    entry_key,
+    html,
+    long_series,
+    start_series,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -54,3 +62,19 @@ def test_every_answer_carries_a_one_time_key_of_its_own():
     shown = first.get(f"/series/{series.pk}/", headers=HTMX)
     again = second.get(f"/series/{series.pk}/", headers=HTMX)
     assert entry_key(again) != entry_key(shown)
+
+
+@pytest.mark.parametrize("kind", ["score", "watch"])
+def test_the_page_that_opens_a_link_reads_the_players_once_whatever_the_seats(kind):
+    """Its names and its preview for messengers read the seats with their players in one query
+    (was one more query a seat)."""
+    counts = []
+    for mode, names in (("duel", ("Anna", "Boris")), ("teams", ("Anna", "Boris", "Vera", "Gleb"))):
+        series = start_series(mode=mode, names=names)
+        token = getattr(series.table, f"{kind}_token")
+        with CaptureQueriesContext(connection) as queries:
+            page = Client().get(f"/tables/{token}/")
+        assert page.status_code == 200
+        assert " · ".join(names) in html(page)
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

@@ -62,6 +62,8 @@ def test_nothing_new_is_an_empty_204(quick_series):
     response = poll(watcher, watcher.get(table_page(quick_series)).content.decode())
     assert response.status_code == 204
     assert response.content == b""
+    # No document, no Content-Security-Policy to build (scoring.web.middleware.BODYLESS).
+    assert "Content-Security-Policy" not in response
 
 
 def _a_game(kind: str, league, owner):
@@ -108,6 +110,7 @@ def test_a_new_deal_reaches_the_watcher_at_the_next_poll(quick_series):
     board = fresh.content.decode()
     assert fresh.status_code == 200
     assert 'id="scoreboard"' in board and "<html" not in board  # the fragment, not a page
+    assert "Content-Security-Policy" in fresh
     assert '<span class="pts">35</span>' in board and '<span class="pts">85</span>' in board
     assert poll(watcher, board).status_code == 204  # the next poll is a 204 again
 
@@ -141,6 +144,7 @@ def test_a_poll_that_lost_its_link_is_told_so_and_stops_polling(quick_series):
     response = poll(watcher, html)
     assert response.status_code == 286
     assert "This link no longer works" in response.content.decode()
+    assert "script-src 'self'" in response["Content-Security-Policy"]  # words: a policy
 
 
 def test_a_poll_for_a_link_that_does_not_exist_gets_the_same_answer(db):
