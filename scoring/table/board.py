@@ -129,10 +129,12 @@ def context(
         "entry_key": uuid.uuid4(),  # the deal form's one-time key: fresh in every answer
     }
     if access.can_score:
-        proposals = selectors.proposals_at(
-            series,
-            event_id=evening.event.pk if evening is not None else None,
-            table=evening.table.number if evening is not None else None,
+        # Only a club night's game takes proposals (``life.proposal_refusal``): none to read
+        # for any other.
+        proposals = (
+            selectors.proposals_at(event_id=evening.event.pk, table=evening.table.number)
+            if evening is not None
+            else []
         )
         shown["phone_data"] = json.dumps(
             board_data(

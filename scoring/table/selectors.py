@@ -161,15 +161,14 @@ def last_undone(series: Series) -> DealEvent | None:
     return event
 
 
-def proposals_at(series: Series, *, event_id: int | None, table: int | None) -> list[dict]:
-    """The deals proposed to the organiser from this game's table (a club night's: every
-    round's game at that table number, for a phone that moved on to the next round), as the
-    phone's offline data says them: its key, the number it was typed as, what became of it."""
-    found = DealProposal.objects.filter(series=series)
-    if event_id is not None and table is not None:
-        found = DealProposal.objects.filter(
-            series__event_table__round__event_id=event_id, series__event_table__number=table
-        )
+def proposals_at(*, event_id: int, table: int) -> list[dict]:
+    """The deals proposed to the organiser from a club night's table (every round's game at that
+    table number, for a phone that moved on to the next round), as the phone's offline data says
+    them: its key, the number it was typed as, what became of it. Only a club night's games take
+    proposals (``life.proposal_refusal``)."""
+    found = DealProposal.objects.filter(
+        series__event_table__round__event_id=event_id, series__event_table__number=table
+    )
     rows = found.order_by("pk").values_list("entry_key", "number", "state", "deal__number")
     return [
         {"key": str(key), "number": number, "state": state, "deal": deal}

@@ -3,6 +3,8 @@ deals is shown and scored in as many queries as a game of one."""
 
 from __future__ import annotations
 
+from html import unescape
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -78,3 +80,18 @@ def test_the_page_that_opens_a_link_reads_the_players_once_whatever_the_seats(ki
         assert " · ".join(names) in html(page)
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_quick_games_board_and_deal_read_no_proposals():
+    """Only a club night's game takes proposals (``life.proposal_refusal``): a kitchen table's
+    scoring phone is not asked a query for them, on its board nor in a deal's answer."""
+    series = long_series(2)
+    client = client_with_link(series)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(f"/tables/{series.table.score_token}/")
+        response = client.post(
+            f"/series/{series.pk}/deals/", deal_data(page, points_0="70"), headers=HTMX
+        )
+    assert response.status_code == 200
+    assert '"proposals": []' in unescape(html(page))  # the phone's offline data says none
+    assert not [query for query in queries if "scoring_dealproposal" in query["sql"]]

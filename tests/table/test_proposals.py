@@ -99,7 +99,7 @@ def test_an_added_proposal_is_the_games_next_deal_and_changes_its_result(league,
         proposals.proposal_accept(proposal_id=proposal.pk, event_id=event.pk)
     assert series.deals.count() == 3
     # The phone learns it was added, as which deal.
-    (said,) = proposals_at(series, event_id=event.pk, table=1)
+    (said,) = proposals_at(event_id=event.pk, table=1)
     assert said == {"key": str(proposal.entry_key), "number": 3, "state": "accepted", "deal": 3}
 
 
@@ -111,7 +111,7 @@ def test_a_declined_proposal_leaves_the_game_as_it_was(league):
     series.refresh_from_db()
     assert series.deal_count == 2 and series.totals[:2] == [2, 2]
     assert series.version > before  # every phone of the table hears of it
-    (said,) = proposals_at(series, event_id=event.pk, table=1)
+    (said,) = proposals_at(event_id=event.pk, table=1)
     assert said["state"] == "declined" and said["deal"] is None
 
 
