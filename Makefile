@@ -90,7 +90,7 @@ node:
 unexport PYTHONDONTWRITEBYTECODE
 
 # Without the browser tests and the slow ones (fuzzing, races, several processes): 70-87 s on
-# a two-core machine (the goal is under a minute). ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
+# a two-core machine, 168 s on the slower kind (the goal is under a minute). ARGS narrows the run (e.g. ARGS=tests/table/test_services.py).
 # Tables made from the models, not by the migrations (make test migrates, and tests them).
 test-fast: install
 	$(BIN)/pytest -n auto -m "not browser and not slow" --no-migrations $(ARGS)
