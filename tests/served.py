@@ -28,18 +28,26 @@ def gunicorn_serving(env: dict[str, str], log: Path) -> Iterator[int]:
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert process.poll() is None, log.read_text()
-            try:
-                if Browser().get(port, "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise AssertionError(f"gunicorn did not answer:\n{log.read_text()}")
+        wait_until_healthy(port, process, log)
         yield port
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def wait_until_healthy(
+    port: int, process: subprocess.Popen, log: Path, *, timeout: float = 60
+) -> None:
+    """Until gunicorn on ``port`` answers its health check (its output in ``log`` when it stops
+    or does not answer in ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"gunicorn on {port} stopped:\n{log.read_text()}")
+        try:
+            if Browser().get(port, "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError(f"gunicorn on {port} did not answer in time:\n{log.read_text()}")

@@ -15,15 +15,14 @@ import secrets
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from tests.helpers import ROOT, Browser, csrf_token, form_value, free_port, manage
+from tests.served import wait_until_healthy
 
 PASSWORD = "multi-process-password-7Qz"
 START_TIMEOUT = 60
@@ -120,7 +119,7 @@ def servers(environment, quick_game, tmp_path_factory) -> Iterator[tuple[int, in
                 )
             )
         for port, process in zip(ports, processes, strict=True):
-            wait_until_healthy(port, process, logs / f"{port}.log")
+            wait_until_healthy(port, process, logs / f"{port}.log", timeout=START_TIMEOUT)
         yield ports
     finally:
         for process in processes:
@@ -132,20 +131,6 @@ def servers(environment, quick_game, tmp_path_factory) -> Iterator[tuple[int, in
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
-
-
-def wait_until_healthy(port: int, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"gunicorn on {port} stopped:\n{log.read_text()}")
-        try:
-            if Browser().get(port, "/healthz")[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise AssertionError(f"gunicorn on {port} did not answer in time:\n{log.read_text()}")
 
 
 def test_a_login_through_one_server_holds_on_the_other(servers):
