@@ -28,14 +28,19 @@ def gunicorn_serving(env: dict[str, str], log: Path) -> Iterator[int]:
         start_new_session=True,
     )
     try:
-        wait_until_healthy(port, process, log)
+        _wait_until_healthy(port, process, log)
         yield port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
-def wait_until_healthy(
+def _wait_until_healthy(
     port: int, process: subprocess.Popen, log: Path, *, timeout: float = 60
 ) -> None:
     """Until gunicorn on ``port`` answers its health check (its output in ``log`` when it stops

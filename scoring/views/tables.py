@@ -76,9 +76,10 @@ def _join_context(table: Table, token: str) -> dict:
     """What the page that opens a link says: the club night's table, or the game's players and
     whether the link scores or watches."""
     series = table.series
+    names = []
     if series is not None:
         selectors.load_seats(series)  # the names here and the page's preview, in one query
-    names = [seat.player.name for seat in series.seats.all()] if series is not None else []
+        names = [seat.player.name for seat in series.seats.all()]
     kind = "score" if token == table.score_token else "watch"
     return {"table": table, "token": token, "names": names, "kind": kind}
 

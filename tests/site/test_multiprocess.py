@@ -8,24 +8,21 @@ or opens a game link through one server and carries on through the other.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
 import secrets
-import signal
-import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.helpers import ROOT, Browser, csrf_token, form_value, free_port, manage
-from tests.served import wait_until_healthy
+from tests.helpers import Browser, csrf_token, form_value, manage
+from tests.served import gunicorn_serving
 
 PASSWORD = "multi-process-password-7Qz"
-START_TIMEOUT = 60
 REQUEST_TIMEOUT = 20
 
 pytestmark = pytest.mark.slow  # starts two gunicorn servers: make test runs it, not test-fast
@@ -103,34 +100,11 @@ def quick_game(environment) -> tuple[int, str]:
 def servers(environment, quick_game, tmp_path_factory) -> Iterator[tuple[int, int]]:
     """Two gunicorn servers with two workers each, stopped (and waited for) afterwards."""
     logs = tmp_path_factory.mktemp("gunicorn")
-    ports = (free_port(), free_port())
-    processes = []
-    try:
-        for port in ports:
-            log = (logs / f"{port}.log").open("w")
-            processes.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "gunicorn", "-c", "kozel_site/gunicorn.conf.py"],
-                    cwd=ROOT,
-                    env={**environment, "BIND": f"127.0.0.1:{port}"},
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            )
-        for port, process in zip(ports, processes, strict=True):
-            wait_until_healthy(port, process, logs / f"{port}.log", timeout=START_TIMEOUT)
-        yield ports
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+    with contextlib.ExitStack() as stack:
+        yield tuple(
+            stack.enter_context(gunicorn_serving(environment, logs / f"{name}.log"))
+            for name in ("first", "second")
+        )
 
 
 def test_a_login_through_one_server_holds_on_the_other(servers):
