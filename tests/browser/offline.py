@@ -45,13 +45,25 @@ def cache_names(page: Page) -> list[str]:
     return sorted(page.evaluate("caches.keys()"))
 
 
-def until(page: Page, check, what: str, timeout_ms: int = 10_000) -> None:
+def came_true(page: Page, check, timeout_ms: int = 10_000) -> bool:
+    """Whether ``check()`` came true within the time, asked every tenth of a second."""
     step = 100
     for _ in range(timeout_ms // step):
         if check():
-            return
+            return True
         page.wait_for_timeout(step)
-    raise AssertionError(f"never came true: {what}")
+    return False
+
+
+def until(page: Page, check, what: str, timeout_ms: int = 10_000) -> None:
+    if not came_true(page, check, timeout_ms):
+        raise AssertionError(f"never came true: {what}")
+
+
+#: The service worker's registration as the page sees it, for a failure's message.
+WORKER_STATE = """navigator.serviceWorker.getRegistration().then((r) => JSON.stringify({
+  installing: r.installing && r.installing.state, waiting: r.waiting && r.waiting.state,
+  active: r.active && r.active.state}))"""
 
 
 def points_field(page: Page, side: str):
