@@ -15,6 +15,15 @@ from scoring.models import League, Membership, Player, Role, Series
 from tests.helpers import client_with_link, finished, make_user, record, start_series
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--phone-only",
+        action="store_true",
+        help="Run the browser tests at the phone's width only (CI's PostgreSQL pass: the "
+        "desktop layout is the same whatever the database).",
+    )
+
+
 @pytest.fixture(autouse=True)
 def site_language_after_each_test():
     """A request leaves its language active in the thread (a 500 in Russian, say): the next

@@ -1,6 +1,7 @@
 """Real-browser fixtures: Debian's Chromium driven by pytest-playwright against the live server.
 
-Every test runs twice, in a phone viewport (360×740) and a desktop one (1280×800). Each browser
+Every test runs twice, in a phone viewport (360×740) and a desktop one (1280×800); with
+``--phone-only`` (CI's second pass, on PostgreSQL) at the phone's width only. Each browser
 tab collects console errors, uncaught exceptions, failed requests and error responses, and the
 test fails when any appeared that it did not announce (``tab.expecting(422)``).
 
@@ -54,8 +55,17 @@ def pytest_collection_modifyitems(config, items):
     browser = [item for item in items if here in Path(item.path).parents]
     for item in browser:
         item.add_marker(pytest.mark.browser)
+    if config.getoption("--phone-only"):
+        desktop = [item for item in browser if _width(item) == DESKTOP]
+        config.hook.pytest_deselected(items=desktop)
+        browser = [item for item in browser if _width(item) != DESKTOP]
     others = [item for item in items if here not in Path(item.path).parents]
     items[:] = others + browser
+
+
+def _width(item) -> int | None:
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("width") if callspec else None
 
 
 @pytest.fixture(scope="session")
