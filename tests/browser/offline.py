@@ -61,9 +61,9 @@ def until(page: Page, check, what: str, timeout_ms: int = 10_000) -> None:
 
 
 #: The service worker's registration as the page sees it, for a failure's message.
-WORKER_STATE = """navigator.serviceWorker.getRegistration().then((r) => JSON.stringify({
+WORKER_STATE = """navigator.serviceWorker.getRegistration().then((r) => r ? JSON.stringify({
   installing: r.installing && r.installing.state, waiting: r.waiting && r.waiting.state,
-  active: r.active && r.active.state}))"""
+  active: r.active && r.active.state}) : "no registration")"""
 
 
 def points_field(page: Page, side: str):

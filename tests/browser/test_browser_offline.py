@@ -234,22 +234,22 @@ def test_a_stale_worker_updates_itself_after_a_deploy(tab, settings):
     settings.APP_VERSION = "deploy-2"  # a deploy: the worker's source changes
     after = "kozel-shell-" + app_version()
     assert after != before
-    # Each navigation makes the browser look for a new worker, which installs the new shell and
-    # takes over, deleting the old one. Should a look fail (a request of the install dropped, or
-    # the old worker still busy, on a machine loaded with other browser tests: seen twice in CI),
-    # the browser looks again at the next navigation, as when the player opens the app again.
 
     def replaced() -> bool:
         names = cache_names(page)
         return after in names and before not in names
 
+    # Each navigation makes the browser look for a new worker, which installs the new shell and
+    # takes over, deleting the old one. Should a look fail (a request of the install dropped, or
+    # the old worker still busy, on a machine loaded with other browser tests: seen twice in CI),
+    # the browser looks again at the next navigation, as when the player opens the app again.
     for _ in range(3):
         page.reload()
         if came_true(page, replaced, 20_000):
             break
     else:
         worker = page.evaluate(WORKER_STATE)
-        raise AssertionError(f"the old shell never replaced: {worker}, {cache_names(page)}")
+        raise AssertionError(f"the old shell was never replaced: {worker}, {cache_names(page)}")
     assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
 
 
